@@ -1,0 +1,141 @@
+"""Errors and diagnostics shared by every stage.
+
+One exception tree: KnapperError -> SyntaxProblem, CheckProblem, RulesetRuntimeError,
+IllegalMove, SaveFileError. Each carries diagnostics with a stable code and a span, rendered
+one way: `path:line:col: error[K123]: message`, the source line with a caret, notes, a hint.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NO_SPAN = Span("<unknown>", 0, 0, 0, 0)
+
+
+@attrs.frozen
+class Note:
+    span: Span
+    message: str
+
+
+@attrs.frozen
+class Diagnostic:
+    code: str
+    message: str
+    span: Span
+    severity: str = "error"
+    hint: str | None = None
+    notes: tuple[Note, ...] = ()
+    cite: str | None = None
+
+    def sort_key(self) -> tuple:
+        return (self.span.file, self.span.line, self.span.col, self.code, self.message)
+
+    def render(self, sources: dict[str, str] | None = None) -> str:
+        lines = [f"{self.span}: {self.severity}[{self.code}]: {self.message}"]
+        lines += _excerpt(self.span, sources)
+        for note in self.notes:
+            lines.append(f"  note: {note.span}: {note.message}")
+            lines += _excerpt(note.span, sources)
+        if self.cite:
+            lines.append(f"  = rule: {self.cite}")
+        if self.hint:
+            lines.append(f"  = hint: {self.hint}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "file": self.span.file,
+            "line": self.span.line,
+            "col": self.span.col,
+            "hint": self.hint,
+            "cite": self.cite,
+            "notes": [{"message": n.message, "file": n.span.file, "line": n.span.line}
+                      for n in self.notes],
+        }
+
+
+def _source_line(span: Span, sources: dict[str, str] | None) -> str | None:
+    text = (sources or {}).get(span.file)
+    if text is None:
+        path = Path(span.file)
+        if not path.is_file():
+            return None
+        text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    if 1 <= span.line <= len(lines):
+        return lines[span.line - 1]
+    return None
+
+
+def _excerpt(span: Span, sources: dict[str, str] | None) -> list[str]:
+    if span.line <= 0:
+        return []
+    src = _source_line(span, sources)
+    if src is None:
+        return []
+    width = max(1, (span.end_col - span.col) if span.end_line == span.line else len(src) - span.col + 1)
+    gutter = f"{span.line:>4} | "
+    return [gutter + src, " " * (len(gutter) + span.col - 1) + "^" * width]
+
+
+class KnapperError(Exception):
+    """Base of every error Knapper reports; carries one or more diagnostics."""
+
+    kind = "error"
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic, sources: dict[str, str] | None = None):
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+        self.sources = sources or {}
+        super().__init__(self.render())
+
+    @property
+    def code(self) -> str:
+        return self.diagnostics[0].code
+
+    def render(self) -> str:
+        return "\n".join(d.render(self.sources) for d in self.diagnostics)
+
+
+class SyntaxProblem(KnapperError):
+    kind = "syntax"
+
+
+class CheckProblem(KnapperError):
+    kind = "check"
+
+
+class RulesetRuntimeError(KnapperError):
+    kind = "runtime"
+
+
+class IllegalMove(KnapperError):
+    kind = "illegal-move"
+
+
+class SaveFileError(KnapperError):
+    kind = "save-file"
+
+
+def diag(code: str, message: str, span: Span, **kw) -> Diagnostic:
+    return Diagnostic(code=code, message=message, span=span, **kw)

@@ -1,0 +1,545 @@
+"""Stage 1: text -> AST. The only module that touches Lark.
+
+`parse(text, path)` returns an `ast.File` or raises `SyntaxProblem` with a labelled diagnostic.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import lark
+from lark import Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from dsl import ast
+from dsl.errors import Span, SyntaxProblem, diag
+from dsl.resources import grammar_text
+from dsl.syntax_examples import LABELLED_EXAMPLES
+
+
+@functools.cache
+def parser() -> lark.Lark:
+    return lark.Lark(grammar_text(), parser="lalr", strict=True, propagate_positions=True,
+                     maybe_placeholders=True)
+
+
+class _Cite(str):
+    pass
+
+
+class _Vis(str):
+    pass
+
+
+class _Keys(tuple):
+    pass
+
+
+class _Copies(int):
+    pass
+
+
+class _Range(tuple):
+    pass
+
+
+class _Dice(str):
+    pass
+
+
+def _pick(children, kind, default=None):
+    for child in children:
+        if isinstance(child, kind):
+            return child
+    return default
+
+
+def _unquote(token: Token | str) -> str:
+    return str(token)[1:-1]
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.path, 0, 0, 0, 0)
+        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    # -------------------------------------------------------------- file
+    def start(self, meta, ch):
+        header, items = ch[0], tuple(ch[1:])
+        kind, name, extends, cite, scenarios = header
+        return ast.File(kind, name, extends, cite, items, scenarios, span=self._span(meta))
+
+    def ruleset_header(self, meta, ch):
+        return ("ruleset", _unquote(ch[0]), None, _pick(ch, _Cite), ())
+
+    def variant_header(self, meta, ch):
+        return ("variant", _unquote(ch[0]), _unquote(ch[1]), _pick(ch, _Cite), ())
+
+    def library_header(self, meta, ch):
+        return ("library", _unquote(ch[0]), None, None, ())
+
+    def scenario_file(self, meta, ch):
+        return ("scenarios", _unquote(ch[0]), None, None, tuple(ch[1:]))
+
+    def cite(self, meta, ch):
+        return _Cite(str(ch[0])[1:].strip('"'))
+
+    # -------------------------------------------------------------- declarations
+    def import_decl(self, meta, ch):
+        return ast.Import(_unquote(ch[0]), span=self._span(meta))
+
+    def title_decl(self, meta, ch):
+        return ast.Title(_unquote(ch[0]), span=self._span(meta))
+
+    def source_decl(self, meta, ch):
+        return ast.Source(_unquote(ch[0]), span=self._span(meta))
+
+    def players_decl(self, meta, ch):
+        lo = int(ch[0])
+        hi = int(ch[1]) if ch[1] is not None else lo
+        return ast.Players(lo, hi, _pick(ch, _Cite), span=self._span(meta))
+
+    def bound_decl(self, meta, ch):
+        return ast.Bound(int(ch[0]), _pick(ch, _Cite), span=self._span(meta))
+
+    def param_decl(self, meta, ch):
+        return ast.Param(str(ch[0]), ch[1], ch[2], _pick(ch[3:], _Cite), span=self._span(meta))
+
+    def enum_decl(self, meta, ch):
+        names = tuple(str(c) for c in ch[1:] if isinstance(c, Token))
+        return ast.Enum(str(ch[0]), names, _pick(ch, _Cite), span=self._span(meta))
+
+    def record_kw(self, meta, ch):
+        return str(ch[0])
+
+    def record_decl(self, meta, ch):
+        fields = tuple(c for c in ch if isinstance(c, ast.Field))
+        return ast.Record(ch[0], str(ch[1]), fields, _pick(ch, _Cite), span=self._span(meta))
+
+    def field(self, meta, ch):
+        return ast.Field(str(ch[0]), ch[1], span=self._span(meta))
+
+    def table_decl(self, meta, ch):
+        rows = tuple(c for c in ch if isinstance(c, ast.Row))
+        return ast.Table(str(ch[0]), str(ch[1]), _pick(ch, _Dice), rows, _pick(ch, _Cite),
+                         span=self._span(meta))
+
+    def dice_spec(self, meta, ch):
+        return _Dice(str(ch[0]))
+
+    def row(self, meta, ch):
+        rng = _pick(ch, _Range)
+        rest = [c for c in ch if not isinstance(c, _Range)]
+        name = str(rest[0])
+        title = _unquote(rest[1]) if isinstance(rest[1], Token) and rest[1].type == "STRING" else None
+        args = _pick(rest, list) or []
+        lo, hi = rng if rng else (None, None)
+        return ast.Row(lo, hi, name, title, tuple(args), _pick(rest, _Copies), _pick(rest, _Cite),
+                       span=self._span(meta))
+
+    def row_range(self, meta, ch):
+        lo = int(ch[0])
+        hi = int(ch[1]) if len(ch) > 1 and ch[1] is not None else lo
+        return _Range((lo, hi))
+
+    def copies(self, meta, ch):
+        return _Copies(int(ch[0]))
+
+    def map_decl(self, meta, ch):
+        items = tuple(c for c in ch if isinstance(c, (ast.MapNode, ast.MapEdge)))
+        return ast.Map(str(ch[0]), items, _pick(ch, _Cite), span=self._span(meta))
+
+    def map_node(self, meta, ch):
+        title = _unquote(ch[1]) if len(ch) > 1 and isinstance(ch[1], Token) else None
+        return ast.MapNode(str(ch[0]), title, _pick(ch, _Cite), span=self._span(meta))
+
+    def map_edge(self, meta, ch):
+        names = [str(c) for c in ch if isinstance(c, Token)]
+        return ast.MapEdge(names[0], tuple(names[1:]), _pick(ch, _Cite), span=self._span(meta))
+
+    def var_decl(self, meta, ch):
+        keys = _pick(ch, _Keys, _Keys())
+        rest = [c for c in ch[1:] if not isinstance(c, (_Keys, _Cite, _Vis))]
+        return ast.Var(str(ch[0]), tuple(keys), rest[0], rest[1], _pick(ch, _Vis, "public"),
+                       _pick(ch, _Cite), span=self._span(meta))
+
+    def zone_kind(self, meta, ch):
+        kind = str(ch[0])
+        return (kind, int(ch[1]) if len(ch) > 1 else None)
+
+    def zone_decl(self, meta, ch):
+        keys = _pick(ch, _Keys, _Keys())
+        kind, size = _pick(ch, tuple)
+        elem = _pick(ch, (ast.TypeName, ast.TypeList))
+        return ast.Zone(str(ch[0]), tuple(keys), kind, size, elem, _pick(ch, _Vis, "public"),
+                        _pick(ch, _Cite), span=self._span(meta))
+
+    def pool_decl(self, meta, ch):
+        keys = _pick(ch, _Keys, _Keys())
+        names = [c for c in ch if isinstance(c, Token)]
+        rest = [c for c in ch[1:] if not isinstance(c, (_Keys, _Cite, _Vis, Token)) and c is not None]
+        return ast.Pool(str(ch[0]), tuple(keys), str(names[1]), rest[0] if rest else None,
+                        _pick(ch, _Vis, "public"), _pick(ch, _Cite), span=self._span(meta))
+
+    def keys(self, meta, ch):
+        return _Keys(ch)
+
+    def key_name(self, meta, ch):
+        return ast.KeyName(str(ch[0]), span=self._span(meta))
+
+    def key_range(self, meta, ch):
+        return ast.KeyRange(int(ch[0]), int(ch[1]), span=self._span(meta))
+
+    def visibility(self, meta, ch):
+        return _Vis(str(ch[0]))
+
+    def fn_decl(self, meta, ch):
+        return ast.Fn(str(ch[0]), tuple(ch[1] or ()), ch[2], ch[-1], _pick(ch, _Cite),
+                      span=self._span(meta))
+
+    def proc_kw(self, meta, ch):
+        return str(ch[0])
+
+    def proc_decl(self, meta, ch):
+        return ast.Proc(ch[0], str(ch[1]), tuple(ch[2] or ()), _pick(ch, ast.Block),
+                        _pick(ch, _Cite), span=self._span(meta))
+
+    def params(self, meta, ch):
+        return list(ch)
+
+    def param(self, meta, ch):
+        return ast.ParamDecl(str(ch[0]), ch[1], span=self._span(meta))
+
+    def setup_decl(self, meta, ch):
+        return ast.Setup(_pick(ch, ast.Block), _pick(ch, _Cite), span=self._span(meta))
+
+    def round_decl(self, meta, ch):
+        return ast.Round(int(ch[0]), _pick(ch, ast.Block), _pick(ch, _Cite), span=self._span(meta))
+
+    def outcome_decl(self, meta, ch):
+        return ast.Score(str(ch[0]), ch[-1], _pick(ch, _Cite), span=self._span(meta))
+
+    def invariant_decl(self, meta, ch):
+        return ast.Invariant(str(ch[0]), ch[-1], _pick(ch, _Cite), span=self._span(meta))
+
+    def note_kw(self, meta, ch):
+        return str(ch[0])
+
+    def note_decl(self, meta, ch):
+        return ast.Note(ch[0], str(ch[1]), _unquote(ch[-1]), _pick(ch, _Cite),
+                        span=self._span(meta))
+
+    def type_name(self, meta, ch):
+        return ast.TypeName(str(ch[0]), span=self._span(meta))
+
+    def type_list(self, meta, ch):
+        return ast.TypeList(ch[0], span=self._span(meta))
+
+    # -------------------------------------------------------------- overlays
+    def set_overlay(self, meta, ch):
+        return ast.SetParam(str(ch[0]), ch[1], _pick(ch, _Cite), span=self._span(meta))
+
+    def replace_overlay(self, meta, ch):
+        return ast.Replace(ch[0], span=self._span(meta))
+
+    def add_overlay(self, meta, ch):
+        return ast.AddDecl(ch[0], span=self._span(meta))
+
+    def add_row_overlay(self, meta, ch):
+        return ast.AddRow(str(ch[0]), ch[1], span=self._span(meta))
+
+    def remove_overlay(self, meta, ch):
+        return ast.RemoveDecl(str(ch[0]), span=self._span(meta))
+
+    def remove_row_overlay(self, meta, ch):
+        return ast.RemoveRow(str(ch[0]), str(ch[1]), span=self._span(meta))
+
+    # -------------------------------------------------------------- statements
+    def block(self, meta, ch):
+        return ast.Block(tuple(ch), span=self._span(meta))
+
+    def let_stmt(self, meta, ch):
+        return ast.Let(str(ch[0]), ch[1], span=self._span(meta))
+
+    def assign_stmt(self, meta, ch):
+        return ast.Assign(ch[0], str(ch[1]), ch[2], span=self._span(meta))
+
+    def target(self, meta, ch):
+        return ast.Target(str(ch[0]), tuple(c for c in ch[1:] if c is not None),
+                          span=self._span(meta))
+
+    def if_stmt(self, meta, ch):
+        branches = [(ch[0], ch[1])]
+        otherwise = None
+        for part in ch[2:]:
+            if isinstance(part, tuple):
+                branches.append(part)
+            else:
+                otherwise = part
+        return ast.If(tuple(branches), otherwise, span=self._span(meta))
+
+    def elif_part(self, meta, ch):
+        return (ch[0], ch[1])
+
+    def else_part(self, meta, ch):
+        return ch[0]
+
+    def for_stmt(self, meta, ch):
+        return ast.For(str(ch[0]), ch[1], ch[2], span=self._span(meta))
+
+    def repeat_stmt(self, meta, ch):
+        return ast.Repeat(ch[0], ch[1], span=self._span(meta))
+
+    def while_stmt(self, meta, ch):
+        bound = int(ch[1]) if ch[1] is not None else None
+        return ast.While(ch[0], bound, ch[2], span=self._span(meta))
+
+    def choose_stmt(self, meta, ch):
+        prompt = _unquote(ch[3]) if ch[3] is not None else None
+        return ast.Choose(str(ch[0]), ch[1], ch[2], prompt, _pick(ch[4:], _Cite),
+                          span=self._span(meta))
+
+    def call_stmt(self, meta, ch):
+        return ast.CallStmt(str(ch[0]), tuple(ch[1] or ()), _pick(ch[2:], _Cite),
+                            span=self._span(meta))
+
+    def add_stmt(self, meta, ch):
+        return ast.AddTo(ch[0], ch[1], span=self._span(meta))
+
+    def remove_stmt(self, meta, ch):
+        return ast.RemoveFrom(ch[0], ch[1], span=self._span(meta))
+
+    def move_stmt(self, meta, ch):
+        return ast.Move(ch[0], ch[1], ch[2], span=self._span(meta))
+
+    def shuffle_stmt(self, meta, ch):
+        return ast.Shuffle(ch[0], span=self._span(meta))
+
+    def draw_stmt(self, meta, ch):
+        return ast.Draw(ch[0], ch[1], ch[2], span=self._span(meta))
+
+    def end_stmt(self, meta, ch):
+        return ast.EndGame(ch[0], _pick(ch[1:], _Cite), span=self._span(meta))
+
+    def log_stmt(self, meta, ch):
+        return ast.Log(_unquote(ch[0]), tuple(ch[1:]), span=self._span(meta))
+
+    def break_stmt(self, meta, ch):
+        return ast.Break(span=self._span(meta))
+
+    def pass_stmt(self, meta, ch):
+        return ast.Pass(span=self._span(meta))
+
+    # -------------------------------------------------------------- expressions
+    def if_expr(self, meta, ch):
+        return ast.IfExpr(ch[0], ch[1], ch[2], span=self._span(meta))
+
+    def or_op(self, meta, ch):
+        return ast.BinOp("or", ch[0], ch[1], span=self._span(meta))
+
+    def and_op(self, meta, ch):
+        return ast.BinOp("and", ch[0], ch[1], span=self._span(meta))
+
+    def not_op(self, meta, ch):
+        return ast.UnaryOp("not", ch[0], span=self._span(meta))
+
+    def neg_op(self, meta, ch):
+        return ast.UnaryOp("-", ch[0], span=self._span(meta))
+
+    def cmp_op(self, meta, ch):
+        return ast.BinOp(str(ch[1]), ch[0], ch[2], span=self._span(meta))
+
+    def in_op(self, meta, ch):
+        return ast.BinOp("in", ch[0], ch[1], span=self._span(meta))
+
+    def not_in_op(self, meta, ch):
+        return ast.BinOp("not in", ch[0], ch[1], span=self._span(meta))
+
+    def bin_op(self, meta, ch):
+        return ast.BinOp(str(ch[1]), ch[0], ch[2], span=self._span(meta))
+
+    def field_get(self, meta, ch):
+        return ast.FieldGet(ch[0], str(ch[1]), span=self._span(meta))
+
+    def index_get(self, meta, ch):
+        return ast.IndexGet(ch[0], tuple(ch[1:]), span=self._span(meta))
+
+    def call_expr(self, meta, ch):
+        return ast.CallExpr(str(ch[0]), tuple(ch[1] or ()), span=self._span(meta))
+
+    def args(self, meta, ch):
+        return list(ch)
+
+    def kwarg(self, meta, ch):
+        return ast.KwArg(str(ch[0]), ch[1], span=self._span(meta))
+
+    def int_lit(self, meta, ch):
+        return ast.IntLit(int(ch[0]), span=self._span(meta))
+
+    def str_lit(self, meta, ch):
+        return ast.StrLit(_unquote(ch[0]), span=self._span(meta))
+
+    def true_lit(self, meta, ch):
+        return ast.BoolLit(True, span=self._span(meta))
+
+    def false_lit(self, meta, ch):
+        return ast.BoolLit(False, span=self._span(meta))
+
+    def none_lit(self, meta, ch):
+        return ast.NoneLit(span=self._span(meta))
+
+    def name_ref(self, meta, ch):
+        return ast.NameRef(str(ch[0]), span=self._span(meta))
+
+    def list_lit(self, meta, ch):
+        return ast.ListLit(tuple(c for c in ch if c is not None), span=self._span(meta))
+
+    def comprehension(self, meta, ch):
+        fors = tuple(c for c in ch[1:] if isinstance(c, ast.CompFor))
+        cond = ch[-1] if not isinstance(ch[-1], ast.CompFor) else None
+        return ast.Comprehension(ch[0], fors, cond, span=self._span(meta))
+
+    def comp_for(self, meta, ch):
+        return ast.CompFor(str(ch[0]), ch[1], span=self._span(meta))
+
+    def roll_dice(self, meta, ch):
+        count, sides = str(ch[0]).split("d")
+        return ast.RollDice(int(count), int(sides), span=self._span(meta))
+
+    def roll_table(self, meta, ch):
+        return ast.RollTable(str(ch[0]), span=self._span(meta))
+
+    # -------------------------------------------------------------- scenarios
+    def scenario(self, meta, ch):
+        name = _unquote(ch[0])
+        fields = {"players": None, "seed": None, "position": None, "run": None}
+        dice: list[int] = []
+        choices: list = []
+        expects: list = []
+        for item in ch[1:]:
+            if isinstance(item, _Cite) or item is None:
+                continue
+            tag, value = item
+            if tag in fields:
+                fields[tag] = value
+            elif tag == "dice":
+                dice += value
+            elif tag == "choices":
+                choices += value
+            else:
+                expects.append(value)
+        return ast.Scenario(name, _pick(ch, _Cite), fields["players"], fields["seed"],
+                            fields["position"], fields["run"], tuple(dice), tuple(choices),
+                            tuple(expects), span=self._span(meta))
+
+    def sc_players(self, meta, ch):
+        return ("players", int(ch[0]))
+
+    def sc_seed(self, meta, ch):
+        return ("seed", int(ch[0]))
+
+    def sc_position(self, meta, ch):
+        return ("position", ch[0])
+
+    def sc_run(self, meta, ch):
+        return ("run", ast.CallStmt(str(ch[0]), tuple(ch[1] or ()), None, span=self._span(meta)))
+
+    def sc_dice(self, meta, ch):
+        return ("dice", [int(c) for c in ch])
+
+    def sc_choices(self, meta, ch):
+        return ("choices", list(ch))
+
+    def sc_expect(self, meta, ch):
+        return ("expect", (ch[0], _unquote(ch[1]) if ch[1] is not None else None))
+
+
+def parse(text: str, path: str = "<string>") -> ast.File:
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as err:
+        raise SyntaxProblem(_syntax_diagnostic(err, text, path), {path: text}) from None
+    return _Builder(path).transform(tree)
+
+
+_OPENERS = {"{": "}", "(": ")", "[": "]"}
+
+
+def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str):
+    line = getattr(err, "line", 0) or 0
+    col = getattr(err, "column", 0) or 0
+    if isinstance(err, UnexpectedEOF) or line <= 0:
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+    span = Span(path, line, col, line, col + 1)
+    label = err.match_examples(parser().parse, LABELLED_EXAMPLES, use_accepts=True)
+    if isinstance(err, UnexpectedCharacters):
+        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "end of file"
+        return diag("K001", label or f"unexpected character {char!r}", span,
+                    hint="check for a stray symbol or an unclosed string")
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        opener = _unclosed(text)
+        message = label or "unexpected end of file"
+        hint = None
+        if opener is not None:
+            (oline, ocol, ch, context) = opener
+            message = label or f"the {context} opened with {ch!r} at line {oline} is never closed"
+            hint = f"add {_OPENERS[ch]!r} to close it"
+        return diag("K002", message, span, hint=hint)
+    assert isinstance(err, UnexpectedToken)
+    expected = sorted(err.accepts or err.expected)
+    shown = ", ".join(_pretty_terminal(t) for t in expected[:8])
+    message = label or f"unexpected {err.token.type.lower()} {str(err.token)!r}"
+    return diag("K003", message, span, hint=f"expected one of: {shown}" if shown else None)
+
+
+def _pretty_terminal(name: str) -> str:
+    terminal = {t.name: t for t in parser().terminals}.get(name)
+    if terminal is not None and terminal.pattern.type == "str":
+        return repr(terminal.pattern.value)
+    return name.lower()
+
+
+def _unclosed(text: str):
+    """The innermost bracket still open at the end of the text, with what it opened."""
+    stack = []
+    line, col = 1, 1
+    in_string = in_comment = False
+    words: list[str] = []
+    word = ""
+    for ch in text:
+        if in_comment:
+            if ch == "\n":
+                in_comment = False
+        elif in_string:
+            if ch == '"':
+                in_string = False
+        elif ch == "#":
+            in_comment = True
+        elif ch == '"':
+            in_string = True
+        elif ch in _OPENERS:
+            context = next((w for w in reversed(words[-6:]) if w in _BLOCK_WORDS), "block")
+            stack.append((line, col, ch, f"{context} block" if ch == "{" else "bracket"))
+        elif ch in _OPENERS.values() and stack:
+            stack.pop()
+        if ch.isalnum() or ch == "_":
+            word += ch
+        elif word:
+            words.append(word)
+            word = ""
+        if ch == "\n":
+            line, col = line + 1, 1
+        else:
+            col += 1
+    return stack[-1] if stack else None
+
+
+_BLOCK_WORDS = {"setup", "round", "proc", "phase", "step", "if", "else", "elif", "for", "while",
+                "repeat", "table", "map", "enum", "record", "card", "tile", "scenario", "position"}
