@@ -1,0 +1,470 @@
+"""Names and types: every name bound, every operation applied to values it accepts.
+
+Types are `int`, `bool`, `text`, `player`, `none`, `any`, the name of an enum (its values),
+of a record (rows of its tables), of a map (its nodes), and `("list", T)`. `any` and `none`
+fit everything, so the checker only reports what is certainly wrong.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from dsl import ast
+from dsl.builtins import BUILTINS, STATE_TYPES
+from dsl.check.data import known_type
+from dsl.errors import Diagnostic, diag
+from dsl.symbols import Symbols
+
+ANY = "any"
+
+
+def show(t) -> str:
+    if isinstance(t, tuple):
+        return f"list of {show(t[1])}"
+    return t
+
+
+def fits(value, expected) -> bool:
+    if value in (ANY, "none") or expected in (ANY, "none"):
+        return True
+    if isinstance(value, tuple) or isinstance(expected, tuple):
+        return isinstance(value, tuple) and isinstance(expected, tuple) and fits(value[1], expected[1])
+    return value == expected
+
+
+class TypeChecker:
+    def __init__(self, program, symbols: Symbols):
+        self.program = program
+        self.sym = symbols
+        self.out: list[Diagnostic] = []
+
+    # ------------------------------------------------------------------ helpers
+    def error(self, code, message, span, hint=None):
+        self.out.append(diag(code, message, span, hint=hint))
+
+    def type_of(self, t) -> object:
+        if t is None:
+            return ANY
+        if isinstance(t, ast.TypeList):
+            return ("list", self.type_of(t.elem))
+        if not known_type(t.name, self.sym):
+            self.error("K202", f"unknown type {t.name!r}", t.span,
+                       hint=_close(t.name, ["int", "bool", "text", "player"] +
+                                   [n for n, k in self.sym.kind.items()
+                                    if k in ("enum", "record", "table", "map")]))
+            return ANY
+        if self.sym.kind.get(t.name) == "table":
+            return self.sym.decls[t.name].record
+        return t.name
+
+    def expect(self, actual, expected, span, what: str):
+        if not fits(actual, expected):
+            self.error("K204", f"{what} should be {show(expected)}, not {show(actual)}", span)
+
+    def key_type(self, key):
+        if isinstance(key, ast.KeyRange):
+            return "int"
+        kind = self.sym.kind.get(key.name)
+        if key.name == "player":
+            return "player"
+        if kind == "table":
+            return self.sym.decls[key.name].record
+        return key.name if kind in ("enum", "map") else ANY
+
+    def state_type(self, decl):
+        if isinstance(decl, ast.Var):
+            return self.type_of(decl.type)
+        if isinstance(decl, ast.Zone):
+            elem = self.type_of(decl.elem) if decl.elem is not None else ANY
+            return ("list", elem)
+        return "int"  # pool
+
+    # ------------------------------------------------------------------ declarations
+    def run(self) -> list[Diagnostic]:
+        for decl in self.program.decls.values():
+            method = getattr(self, "d_" + type(decl).__name__, None)
+            if method is not None:
+                method(decl)
+        return self.out
+
+    def d_Param(self, d: ast.Param):
+        self.expect(self.expr(d.value, {}), self.type_of(d.type), d.value.span,
+                    f"the value of parameter {d.name!r}")
+
+    def d_Record(self, d: ast.Record):
+        for f in d.fields:
+            self.type_of(f.type)
+
+    def d_Table(self, d: ast.Table):
+        record = self.program.decls.get(d.record)
+        if not isinstance(record, ast.Record):
+            return
+        types = [(f.name, self.type_of(f.type)) for f in record.fields]
+        by_name = dict(types)
+        for row in d.rows:
+            positional = [a for a in row.args if not isinstance(a, ast.KwArg)]
+            for (name, t), arg in zip(types, positional):
+                self.expect(self.expr(arg, {}), t, arg.span, f"field {name!r} of row {row.name!r}")
+            for arg in row.args:
+                if isinstance(arg, ast.KwArg) and arg.name in by_name:
+                    self.expect(self.expr(arg.value, {}), by_name[arg.name], arg.span,
+                                f"field {arg.name!r} of row {row.name!r}")
+
+    def d_Var(self, d: ast.Var):
+        self.expect(self.expr(d.value, {}), self.type_of(d.type), d.value.span,
+                    f"the initial value of {d.name!r}")
+
+    def d_Zone(self, d: ast.Zone):
+        if d.elem is not None:
+            self.type_of(d.elem)
+
+    def d_Pool(self, d: ast.Pool):
+        if d.value is not None:
+            self.expect(self.expr(d.value, {}), "int", d.value.span, "a pool's count")
+
+    def d_Fn(self, d: ast.Fn):
+        scope = {p.name: self.type_of(p.type) for p in d.params}
+        result = self.expr(d.body, scope)
+        if d.result is not None:
+            self.expect(result, self.type_of(d.result), d.body.span, f"the value of {d.name!r}")
+        for node in _walk(d.body):
+            if isinstance(node, (ast.RollDice, ast.RollTable)):
+                self.error("K218", f"the derived value {d.name!r} rolls dice; derived values must "
+                           "not change the state", node.span, hint="roll in a proc and pass the result")
+
+    def d_Proc(self, d: ast.Proc):
+        self.block(d.body, {p.name: self.type_of(p.type) for p in d.params})
+
+    def d_Setup(self, d: ast.Setup):
+        self.block(d.body, {})
+
+    def d_Round(self, d: ast.Round):
+        self.block(d.body, {})
+
+    def d_Score(self, d: ast.Score):
+        self.expect(self.expr(d.value, {d.param: "player"}), "int", d.value.span, "a score")
+
+    def d_Invariant(self, d: ast.Invariant):
+        self.expect(self.expr(d.value, {}), "bool", d.value.span, f"invariant {d.name!r}")
+
+    # ------------------------------------------------------------------ statements
+    def block(self, block: ast.Block, scope: dict):
+        for stmt in block.stmts:
+            self.stmt(stmt, scope)
+
+    def stmt(self, s, scope: dict):
+        match s:
+            case ast.Let(name=name, value=value):
+                scope[name] = self.expr(value, scope)
+            case ast.Assign(target=target, op=op, value=value):
+                t = self.target(target, scope)
+                v = self.expr(value, scope)
+                if op == "=":
+                    self.expect(v, t, value.span, f"the value assigned to {target.name!r}")
+                elif not isinstance(t, tuple):
+                    self.expect(t, "int", target.span, f"{target.name!r} (with {op})")
+                    self.expect(v, "int", value.span, f"the right side of {op}")
+            case ast.If(branches=branches, otherwise=otherwise):
+                for cond, body in branches:
+                    self.expect(self.expr(cond, scope), "bool", cond.span, "a condition")
+                    self.block(body, scope)
+                if otherwise is not None:
+                    self.block(otherwise, scope)
+            case ast.For(name=name, iter=it, body=body):
+                scope[name] = self.elem(self.expr(it, scope), it.span)
+                self.block(body, scope)
+            case ast.Repeat(count=count, body=body):
+                self.expect(self.expr(count, scope), "int", count.span, "a repeat count")
+                self.block(body, scope)
+            case ast.While(cond=cond, body=body):
+                self.expect(self.expr(cond, scope), "bool", cond.span, "a loop condition")
+                self.block(body, scope)
+            case ast.Choose(name=name, player=player, options=options):
+                self.expect(self.expr(player, scope), "player", player.span, "who decides")
+                scope[name] = self.elem(self.expr(options, scope), options.span)
+            case ast.CallStmt():
+                self.call(s, scope, statement=True)
+            case ast.AddTo(value=value, target=target) | ast.RemoveFrom(value=value, target=target):
+                t = self.target(target, scope)
+                self.expect(self.expr(value, scope), self.elem(t, target.span), value.span,
+                            f"an item of {target.name!r}")
+            case ast.Move(value=value, source=source, dest=dest):
+                t = self.elem(self.target(source, scope), source.span)
+                self.elem(self.target(dest, scope), dest.span)
+                self.expect(self.expr(value, scope), t, value.span, f"an item of {source.name!r}")
+            case ast.Shuffle(target=target):
+                self.elem(self.target(target, scope), target.span)
+            case ast.Draw(count=count, source=source, dest=dest):
+                self.expect(self.expr(count, scope), "int", count.span, "how many to draw")
+                self.elem(self.target(source, scope), source.span)
+                self.elem(self.target(dest, scope), dest.span)
+            case ast.EndGame(winners=winners):
+                self.expect(self.expr(winners, scope), ("list", "player"), winners.span, "the winners")
+            case ast.Log(args=args):
+                for a in args:
+                    self.expr(a, scope)
+            case ast.Break() | ast.Pass():
+                pass
+
+    def target(self, t: ast.Target, scope: dict):
+        if t.name in scope:
+            base = scope[t.name]
+            for index in t.indices:
+                self.expect(self.expr(index, scope), "int", index.span, "a list index")
+                base = self.elem(base, t.span)
+            return base
+        kind = self.sym.kind.get(t.name)
+        if kind not in ("var", "zone", "pool"):
+            if kind is None:
+                self.unknown(t.name, t.span, scope)
+            else:
+                self.error("K208", f"{t.name!r} is a {kind} and cannot be changed", t.span,
+                           hint="declare state with `var`, or a local with `let`")
+            return ANY
+        decl = self.sym.decls[t.name]
+        return self.indexed(decl, t.indices, t.span, scope)
+
+    def indexed(self, decl, indices, span, scope):
+        t = self.state_type(decl)
+        keys = decl.keys
+        if keys:
+            if len(indices) != len(keys):
+                self.error("K209", f"{decl.name!r} has {len(keys)} key(s) but {len(indices)} "
+                           "were given", span)
+                return t
+            for key, index in zip(keys, indices):
+                self.expect(self.expr(index, scope), self.key_type(key), index.span,
+                            f"a key of {decl.name!r}")
+            return t
+        for index in indices:
+            self.expect(self.expr(index, scope), "int", index.span, "a list index")
+            t = self.elem(t, span)
+        return t
+
+    def elem(self, t, span):
+        if isinstance(t, tuple):
+            return t[1]
+        if t != ANY and t != "none":
+            self.error("K204", f"a list is needed here, not {show(t)}", span)
+        return ANY
+
+    def unknown(self, name, span, scope):
+        candidates = list(scope) + list(self.sym.kind) + list(BUILTINS) + list(STATE_TYPES)
+        self.error("K201", f"unknown name {name!r}", span, hint=_close(name, candidates))
+
+    def call(self, c, scope, statement: bool):
+        kind = self.sym.kind.get(c.name)
+        args = [a for a in c.args if not isinstance(a, ast.KwArg)]
+        for a in c.args:
+            if isinstance(a, ast.KwArg):
+                self.error("K203", "named arguments are only used in table rows", a.span)
+        if statement:
+            if kind in ("proc", "phase", "step"):
+                return self.check_args(c, self.sym.decls[c.name].params, args, scope)
+            if kind == "fn" or c.name in BUILTINS:
+                self.error("K222", f"{c.name!r} computes a value; it cannot stand alone as a "
+                           "statement", c.span, hint="use it in an expression, e.g. `let x = ...`")
+                return ANY
+            self.error("K201", f"unknown procedure {c.name!r}", c.span,
+                       hint=_close(c.name, [n for n, k in self.sym.kind.items()
+                                            if k in ("proc", "phase", "step")]))
+            return ANY
+        if kind == "fn":
+            decl = self.sym.decls[c.name]
+            self.check_args(c, decl.params, args, scope)
+            return self.type_of(decl.result) if decl.result is not None else ANY
+        if kind in ("proc", "phase", "step"):
+            self.error("K222", f"{c.name!r} is a {kind}; it changes the game and has no value",
+                       c.span, hint="call it as a statement on its own line")
+            return ANY
+        spec = BUILTINS.get(c.name)
+        if spec is None:
+            self.error("K201", f"unknown function {c.name!r}", c.span,
+                       hint=_close(c.name, list(BUILTINS) + [n for n, k in self.sym.kind.items()
+                                                             if k == "fn"]))
+            return ANY
+        lo, hi = spec.arity
+        if not lo <= len(args) <= hi:
+            self.error("K203", f"{c.name}() takes {lo} argument(s), not {len(args)}", c.span)
+            return ANY
+        if c.name in ("nodes", "rows", "values"):
+            wanted = {"nodes": "map", "rows": "table", "values": "enum"}[c.name]
+            arg = args[0]
+            if not (isinstance(arg, ast.NameRef) and self.sym.kind.get(arg.name) == wanted):
+                self.error("K204", f"{c.name}() takes the name of a {wanted}", arg.span)
+                return ANY
+            if wanted == "map":
+                return ("list", arg.name)
+            if wanted == "table":
+                return ("list", self.sym.decls[arg.name].record)
+            return ("list", arg.name)
+        types = [self.expr(a, scope) for a in args]
+        result = spec.result
+        return result(types) if callable(result) else result
+
+    def check_args(self, c, params, args, scope):
+        if len(params) != len(args):
+            self.error("K203", f"{c.name!r} takes {len(params)} argument(s), not {len(args)}",
+                       c.span)
+            return ANY
+        for p, a in zip(params, args):
+            self.expect(self.expr(a, scope), self.type_of(p.type), a.span,
+                        f"argument {p.name!r} of {c.name!r}")
+        return ANY
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, e, scope: dict):
+        match e:
+            case ast.IntLit():
+                return "int"
+            case ast.StrLit():
+                return "text"
+            case ast.BoolLit():
+                return "bool"
+            case ast.NoneLit():
+                return "none"
+            case ast.NameRef(name=name):
+                return self.name(name, e.span, scope)
+            case ast.ListLit(items=items):
+                types = [self.expr(i, scope) for i in items]
+                return ("list", types[0] if types else ANY)
+            case ast.Comprehension(expr=body, fors=fors, cond=cond):
+                inner = dict(scope)
+                for f in fors:
+                    inner[f.name] = self.elem(self.expr(f.iter, inner), f.iter.span)
+                if cond is not None:
+                    self.expect(self.expr(cond, inner), "bool", cond.span, "a filter")
+                return ("list", self.expr(body, inner))
+            case ast.IfExpr(cond=cond, then=then, other=other):
+                self.expect(self.expr(cond, scope), "bool", cond.span, "a condition")
+                a, b = self.expr(then, scope), self.expr(other, scope)
+                return a if a not in (ANY, "none") else b
+            case ast.UnaryOp(op="not", operand=x):
+                self.expect(self.expr(x, scope), "bool", x.span, "the operand of `not`")
+                return "bool"
+            case ast.UnaryOp(operand=x):
+                self.expect(self.expr(x, scope), "int", x.span, "the operand of `-`")
+                return "int"
+            case ast.BinOp():
+                return self.binop(e, scope)
+            case ast.FieldGet(obj=obj, name=name):
+                return self.field(self.expr(obj, scope), name, e.span)
+            case ast.IndexGet(obj=obj, indices=indices):
+                if isinstance(obj, ast.NameRef) and obj.name not in scope and \
+                        self.sym.kind.get(obj.name) in ("var", "zone", "pool"):
+                    return self.indexed(self.sym.decls[obj.name], indices, e.span, scope)
+                t = self.expr(obj, scope)
+                if len(indices) != 1:
+                    self.error("K209", "a list takes one index", e.span)
+                for index in indices:
+                    self.expect(self.expr(index, scope), "int", index.span, "a list index")
+                return self.elem(t, e.span)
+            case ast.CallExpr():
+                return self.call(e, scope, statement=False)
+            case ast.RollDice(count=count, sides=sides):
+                if count < 1 or sides < 1:
+                    self.error("K228", "a roll needs at least one die with at least one side",
+                               e.span)
+                return "int" if count == 1 else ("list", "int")
+            case ast.RollTable(table=table):
+                decl = self.sym.decls.get(table)
+                if self.sym.kind.get(table) != "table":
+                    self.error("K201", f"unknown table {table!r}", e.span,
+                               hint=_close(table, [n for n, k in self.sym.kind.items() if k == "table"]))
+                    return ANY
+                if decl.dice is None:
+                    self.error("K214", f"table {table!r} is not rolled (it has no `roll NdS`)",
+                               e.span)
+                return decl.record
+        return ANY
+
+    def name(self, name, span, scope):
+        if name in scope:
+            return scope[name]
+        if name in STATE_TYPES:
+            return STATE_TYPES[name]
+        kind = self.sym.kind.get(name)
+        if kind is None:
+            self.unknown(name, span, scope)
+            return ANY
+        decl = self.sym.decls[name]
+        if kind == "enum value":
+            return decl.name
+        if kind == "row":
+            return self.sym.decls[self.sym.owner[name]].record
+        if kind == "node":
+            return self.sym.owner[name]
+        if kind == "param":
+            return self.type_of(decl.type)
+        if kind in ("var", "zone", "pool"):
+            if decl.keys:
+                self.error("K209", f"{name!r} needs its key(s): {name}[...]", span)
+            return self.state_type(decl)
+        self.error("K204", f"{name!r} is a {kind}, not a value", span,
+                   hint="call it with (...)" if kind in ("fn",) else None)
+        return ANY
+
+    def field(self, t, name, span):
+        if name in ("id", "title", "table"):
+            return "text"
+        if t in (ANY, "none"):
+            return ANY
+        record = self.program.decls.get(t) if isinstance(t, str) else None
+        if not isinstance(record, ast.Record):
+            self.error("K205", f"a value of type {show(t)} has no fields", span)
+            return ANY
+        for f in record.fields:
+            if f.name == name:
+                return self.type_of(f.type)
+        self.error("K205", f"{record.name!r} has no field {name!r}", span,
+                   hint=_close(name, [f.name for f in record.fields] + ["id", "title"]))
+        return ANY
+
+    def binop(self, e: ast.BinOp, scope):
+        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+        op = e.op
+        if op in ("and", "or"):
+            self.expect(a, "bool", e.left.span, f"the left side of `{op}`")
+            self.expect(b, "bool", e.right.span, f"the right side of `{op}`")
+            return "bool"
+        if op in ("in", "not in"):
+            self.expect(a, self.elem(b, e.right.span), e.left.span, f"the left side of `{op}`")
+            return "bool"
+        if op in ("==", "!="):
+            if not fits(a, b):
+                self.error("K204", f"comparing {show(a)} with {show(b)} is always "
+                           f"{'false' if op == '==' else 'true'}", e.span)
+            return "bool"
+        if op == "+" and (isinstance(a, tuple) or isinstance(b, tuple)):
+            self.expect(b, a, e.right.span, "the right side of `+`")
+            return a if a != ANY else b
+        self.expect(a, "int", e.left.span, f"the left side of `{op}`")
+        self.expect(b, "int", e.right.span, f"the right side of `{op}`")
+        return "bool" if op in ("<", "<=", ">", ">=") else "int"
+
+
+def _walk(node):
+    yield node
+    if isinstance(node, tuple):
+        for item in node:
+            yield from _walk(item)
+        return
+    if not hasattr(node, "__attrs_attrs__"):
+        return
+    for field in node.__attrs_attrs__:
+        value = getattr(node, field.name)
+        if isinstance(value, (tuple, list)) or hasattr(value, "__attrs_attrs__"):
+            yield from _walk(value)
+
+
+def _close(name, candidates):
+    close = difflib.get_close_matches(name, [c for c in candidates if not c.startswith("$")],
+                                      n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+def check_types(program, symbols: Symbols) -> list[Diagnostic]:
+    return TypeChecker(program, symbols).run()
+
+
+walk = _walk

@@ -1,0 +1,44 @@
+"""The whole front end in one place: text -> parse -> resolve -> check -> compile -> Game.
+
+`compile_text` is where source text is attached to errors; compiling and playing stay separate
+calls, so one compiled Game serves any number of games.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dsl.check import check_program
+from dsl.compile import Compiler
+from dsl.errors import CheckProblem, Diagnostic, KnapperError, Span, diag
+from dsl.resolve import Program, find_ruleset, resolve_text, suggest_ruleset
+from interpreter.game import Game
+
+
+def load_program(text: str, path: str) -> tuple[Program | None, list[Diagnostic], dict[str, str]]:
+    """Parse, resolve and check; returns the program (if it resolved), all diagnostics, sources."""
+    program, diagnostics, sources = resolve_text(text, path)
+    if program is None:
+        return None, sorted(diagnostics, key=Diagnostic.sort_key), sources
+    diagnostics = list(diagnostics)
+    _symbols, found = check_program(program)
+    diagnostics += found
+    return program, sorted(diagnostics, key=Diagnostic.sort_key), sources
+
+
+def compile_text(text: str, path: str = "<string>") -> Game:
+    program, diagnostics, sources = load_program(text, path)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if program is None or errors:
+        raise CheckProblem(errors or diagnostics, sources)
+    symbols, _ = check_program(program)
+    return Compiler(program, symbols).compile()
+
+
+def compile_path(name_or_path: str | Path) -> Game:
+    path = find_ruleset(str(name_or_path))
+    if path is None:
+        hint = suggest_ruleset(str(name_or_path)) or "run `knapper list` to see the bundled rulesets"
+        raise KnapperError(diag("K100", f"no ruleset named or found at {str(name_or_path)!r}",
+                                Span(str(name_or_path), 0, 0, 0, 0), hint=hint))
+    return compile_text(path.read_text(encoding="utf-8"), str(path))

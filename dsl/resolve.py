@@ -1,0 +1,264 @@
+"""Stage 2: files -> one flat program.
+
+Follows `import` (libraries, inside the ruleset tree only), applies `variant ... extends ...`
+overlays (`set`, `replace`, `add`, `remove`, row edits) and returns a `Program`: every
+declaration by name, in order, with where each came from. Problems are collected as
+diagnostics; `ResolveResult.diagnostics` is empty when all went well.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import attrs
+
+from dsl import ast
+from dsl.errors import Diagnostic, KnapperError, Note, Span, diag
+from dsl.parse import parse
+from dsl.resources import rulesets_root
+
+SINGLETONS = (ast.Title, ast.Source, ast.Players, ast.Bound, ast.Setup, ast.Round, ast.Score)
+
+
+@attrs.frozen
+class Program:
+    name: str
+    path: str
+    decls: dict[str, ast.Decl]
+    origin: dict[str, Span]  # the overlay or file that last defined each declaration
+    sources: dict[str, str]
+    extends: tuple[str, ...] = ()  # names of the rulesets this one builds on, nearest first
+
+    def get(self, cls):
+        return [d for d in self.decls.values() if isinstance(d, cls)]
+
+    def one(self, cls):
+        found = self.get(cls)
+        return found[0] if found else None
+
+
+@attrs.define
+class _Loader:
+    sources: dict[str, str] = attrs.Factory(dict)
+    diagnostics: list[Diagnostic] = attrs.Factory(list)
+
+    def read(self, path: Path, span: Span | None) -> ast.File | None:
+        key = str(path)
+        try:
+            text = self.sources.get(key) or path.read_text(encoding="utf-8")
+        except OSError as err:
+            self.diagnostics.append(diag("K101", f"cannot read {key}: {err.strerror}",
+                                         span or Span(key, 0, 0, 0, 0)))
+            return None
+        self.sources[key] = text
+        try:
+            return parse(text, key)
+        except KnapperError as err:
+            self.diagnostics += err.diagnostics
+            return None
+
+
+def resolve_text(text: str, path: str) -> tuple[Program | None, list[Diagnostic], dict[str, str]]:
+    loader = _Loader(sources={path: text})
+    try:
+        file = parse(text, path)
+    except KnapperError as err:
+        return None, err.diagnostics, loader.sources
+    program = _resolve_file(file, Path(path), loader, chain=())
+    return program, loader.diagnostics, loader.sources
+
+
+def _allowed(path: Path, root: Path) -> bool:
+    path = path.resolve()
+    return any(path.is_relative_to(r.resolve()) for r in (root, rulesets_root()))
+
+
+def _resolve_file(file: ast.File, path: Path, loader: _Loader, chain: tuple[str, ...]) -> Program | None:
+    if file.kind == "scenarios":
+        loader.diagnostics.append(diag("K120", "a scenario file is run with `knapper scenario`, "
+                                       "not compiled as a ruleset", file.span))
+        return None
+    decls: dict[str, ast.Decl] = {}
+    origin: dict[str, Span] = {}
+    extends: tuple[str, ...] = ()
+    if file.kind == "variant":
+        base_path = find_ruleset(file.extends or "", relative_to=path.parent)
+        if base_path is None or str(base_path) in chain:
+            problem = "does not exist" if base_path is None else "extends itself"
+            loader.diagnostics.append(diag(
+                "K104", f"the base ruleset {file.extends!r} {problem}", file.span,
+                hint=_suggest(file.extends or "", bundled_names()) or "run `knapper list`"))
+            return None
+        base_file = loader.read(base_path, file.span)
+        if base_file is None:
+            return None
+        base = _resolve_file(base_file, base_path, loader, chain + (str(path),))
+        if base is None:
+            return None
+        decls, origin = dict(base.decls), dict(base.origin)
+        extends = (base.name,) + base.extends
+    own_kind = "base" if file.kind != "variant" else "overlay"
+    for item in file.items:
+        if isinstance(item, ast.Import):
+            _import(item, path, loader, decls, origin, chain + (str(path),))
+        elif isinstance(item, (ast.SetParam, ast.Replace, ast.AddDecl, ast.AddRow, ast.RemoveDecl,
+                               ast.RemoveRow)):
+            if own_kind == "base":
+                loader.diagnostics.append(diag("K112", "overlays (`set`, `replace`, `add`, "
+                                               "`remove`) belong in a variant file", item.span))
+                continue
+            _overlay(item, decls, origin, loader.diagnostics)
+        else:
+            _define(item, decls, origin, loader.diagnostics, in_variant=own_kind == "overlay")
+    return Program(file.name, str(path), decls, origin, loader.sources, extends)
+
+
+def _define(decl: ast.Decl, decls, origin, out: list[Diagnostic], in_variant: bool) -> None:
+    key = ast.decl_key(decl)
+    if key in decls:
+        if in_variant:
+            out.append(diag("K107", f"{key!r} is already defined by the base ruleset", decl.span,
+                            notes=(Note(origin[key], "defined here"),),
+                            hint=f"use `replace` to change it, or pick another name"))
+        else:
+            out.append(diag("K109", f"{key!r} is defined twice", decl.span,
+                            notes=(Note(origin[key], "first defined here"),)))
+        return
+    decls[key] = decl
+    origin[key] = decl.span
+
+
+def _import(item: ast.Import, path: Path, loader: _Loader, decls, origin, chain) -> None:
+    target = (path.parent / item.path)
+    if not _allowed(target, path.parent):
+        loader.diagnostics.append(diag("K102", f"import {item.path!r} leaves the ruleset's folder",
+                                       item.span, hint="imports may only name files beside the "
+                                       "ruleset or inside the bundled rulesets"))
+        return
+    if str(target) in chain:
+        loader.diagnostics.append(diag("K103", f"import cycle through {item.path!r}", item.span))
+        return
+    file = loader.read(target, item.span)
+    if file is None:
+        return
+    if file.kind != "library":
+        loader.diagnostics.append(diag("K113", f"{item.path!r} is a {file.kind}, only a library "
+                                       "can be imported", item.span))
+        return
+    for sub in file.items:
+        if isinstance(sub, ast.Import):
+            _import(sub, target, loader, decls, origin, chain + (str(target),))
+        else:
+            _define(sub, decls, origin, loader.diagnostics, in_variant=False)
+
+
+def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
+    names = list(decls)
+    if isinstance(item, ast.SetParam):
+        old = decls.get(item.name)
+        if not isinstance(old, ast.Param):
+            out.append(_unknown("K105", "parameter", item.name, item.span,
+                                [k for k, d in decls.items() if isinstance(d, ast.Param)]))
+            return
+        decls[item.name] = attrs.evolve(old, value=item.value, cite=item.cite or old.cite)
+        origin[item.name] = item.span
+    elif isinstance(item, ast.Replace):
+        key = ast.decl_key(item.decl)
+        old = decls.get(key)
+        if old is None:
+            out.append(_unknown("K106", "definition", key, item.span, names))
+        elif type(old) is not type(item.decl):
+            out.append(diag("K110", f"{key!r} is a {_kind(old)}, it cannot be replaced by a "
+                            f"{_kind(item.decl)}", item.span, notes=(Note(origin[key], "defined here"),)))
+        else:
+            decls[key] = item.decl
+            origin[key] = item.span
+    elif isinstance(item, ast.AddDecl):
+        _define(item.decl, decls, origin, out, in_variant=True)
+    elif isinstance(item, ast.RemoveDecl):
+        if item.name not in decls:
+            out.append(_unknown("K108", "definition", item.name, item.span, names))
+        else:
+            del decls[item.name]
+            origin[item.name] = item.span
+    elif isinstance(item, (ast.AddRow, ast.RemoveRow)):
+        table = decls.get(item.table)
+        if not isinstance(table, ast.Table):
+            out.append(_unknown("K111", "table", item.table, item.span,
+                                [k for k, d in decls.items() if isinstance(d, ast.Table)]))
+            return
+        rows = {r.name: r for r in table.rows}
+        if isinstance(item, ast.AddRow):
+            if item.row.name in rows:
+                out.append(diag("K107", f"table {item.table!r} already has a row {item.row.name!r}",
+                                item.span, hint="remove the row first, then add the new one"))
+                return
+            new_rows = table.rows + (item.row,)
+        else:
+            if item.row not in rows:
+                out.append(_unknown("K108", f"row of {item.table!r}", item.row, item.span, list(rows)))
+                return
+            new_rows = tuple(r for r in table.rows if r.name != item.row)
+        decls[item.table] = attrs.evolve(table, rows=new_rows)
+        origin[item.table] = item.span
+
+
+def _kind(decl) -> str:
+    return type(decl).__name__.lower()
+
+
+def _unknown(code: str, what: str, name: str, span: Span, candidates: list[str]) -> Diagnostic:
+    return diag(code, f"there is no {what} named {name!r} to change", span,
+                hint=_suggest(name, candidates))
+
+
+def _suggest(name: str, candidates) -> str | None:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+# ------------------------------------------------------------------ bundled rulesets
+@functools.cache
+def _bundled_index() -> dict[str, Path]:
+    index: dict[str, Path] = {}
+    for path in sorted(rulesets_root().rglob("*.knap")):
+        head = _header_name(path)
+        if head is not None:
+            index.setdefault(head, path)
+    return index
+
+
+def _header_name(path: Path) -> str | None:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        words = line.split('"')
+        stripped = line.strip()
+        if stripped.startswith(("ruleset ", "variant ")) and len(words) >= 2:
+            return words[1]
+        if stripped and not stripped.startswith("#"):
+            return None
+    return None
+
+
+def bundled_names() -> list[str]:
+    return sorted(_bundled_index())
+
+
+def find_ruleset(name_or_path: str, relative_to: Path | None = None) -> Path | None:
+    """A bundled ruleset by name, or a path to a `.knap` file."""
+    index = _bundled_index()
+    if name_or_path in index:
+        return index[name_or_path]
+    candidates = [Path(name_or_path)]
+    if relative_to is not None:
+        candidates.insert(0, relative_to / name_or_path)
+    for cand in candidates:
+        if cand.suffix == ".knap" and cand.is_file():
+            return cand
+    return None
+
+
+def suggest_ruleset(name: str) -> str | None:
+    return _suggest(name, bundled_names())

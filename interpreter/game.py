@@ -1,0 +1,98 @@
+"""The compiled game: an immutable description that `State` runs.
+
+Built by `dsl.compile`; holds compiled code (lists of closures per procedure), the layout of
+the state's variables, the data tables and maps, and the metadata that traces, observations,
+scenarios and the checker need (spans, citations, prompts, notes).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+from dsl.errors import Span
+
+
+@attrs.frozen
+class VarSpec:
+    name: str
+    slot: int
+    domains: tuple[tuple[Any, ...], ...]  # the values of each key, in order
+    visibility: str  # public | owner | hidden
+    init: Callable  # (state) -> initial value (flat list for keyed variables)
+    kind: str  # var | zone | pool
+    cite: str | None
+    span: Span
+
+    def keys_of(self, flat_index: int) -> tuple:
+        keys = []
+        for domain in reversed(self.domains):
+            flat_index, i = divmod(flat_index, len(domain))
+            keys.append(domain[i])
+        return tuple(reversed(keys))
+
+
+@attrs.frozen
+class ProcInfo:
+    name: str
+    kind: str  # proc | phase | step | main
+    cite: str | None
+    span: Span
+    nlocals: int
+    spans: tuple[Span, ...]  # one per instruction
+    local_names: tuple[str, ...]
+
+
+@attrs.frozen
+class ChooseSite:
+    prompt: str
+    cite: str | None
+    proc: str
+    span: Span
+
+
+@attrs.frozen
+class NoteInfo:
+    kind: str
+    name: str
+    text: str
+    cite: str | None
+    span: Span
+
+
+@attrs.frozen
+class Game:
+    name: str
+    title: str
+    source: str | None
+    players: tuple[int, int]
+    bound: int | None
+    vars: tuple[VarSpec, ...]
+    code: tuple[tuple[Callable, ...], ...]
+    procs: tuple[ProcInfo, ...]
+    main: int
+    sites: tuple[ChooseSite, ...]
+    rows: dict[str, dict[str, Any]]
+    tables: dict[str, tuple[str, ...]]
+    adjacency: dict[str, tuple[str, ...]]
+    invariants: tuple[tuple[str, str | None, Callable], ...]
+    score: Callable | None
+    notes: tuple[NoteInfo, ...]
+    params: dict[str, Any]
+    fingerprint: str
+    program: Any = attrs.field(eq=False, repr=False)  # the resolved program, for tools
+
+    def var(self, name: str) -> VarSpec:
+        for spec in self.vars:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    def describe(self, value: Any) -> str:
+        """A short human label for an option or value."""
+        if isinstance(value, str) and value in self.rows:
+            return self.rows[value].get("title") or value
+        if isinstance(value, list):
+            return "(" + ", ".join(self.describe(v) for v in value) + ")"
+        return str(value)

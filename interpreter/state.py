@@ -1,0 +1,236 @@
+"""The game state and its engine.
+
+A `State` is plain data: the variables (`g`), the engine's stack of frames (procedure,
+position, locals), the RNG's one-int state, scripted dice, the pending decision and the result.
+The framework's bookkeeping (stack, rng, counters) stays apart from the game's own data (`g`).
+`run` executes compiled instructions until a decision is needed or the game ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from dsl.errors import Diagnostic, IllegalMove, RulesetRuntimeError, diag
+from interpreter.game import Game
+
+CALL, RET, SUSPEND, END = -1, -2, -3, -4
+
+
+@attrs.frozen
+class Decision:
+    player: int
+    options: tuple[Any, ...]
+    prompt: str
+    cite: str | None
+    site: int
+
+
+class RulesetFault(Exception):
+    """Raised by compiled code for a rule that cannot be carried out (message, code)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class State:
+    __slots__ = ("game", "n", "g", "stack", "rng", "script", "pending", "winners",
+                 "decisions", "rounds", "trace", "players")
+
+    def __init__(self, game: Game, n: int, rng: int):
+        self.game = game
+        self.n = n
+        self.players = list(range(n))
+        self.g: list[Any] = []
+        self.stack: list[list] = []
+        self.rng = rng
+        self.script: list[int] = []
+        self.pending: tuple | None = None
+        self.winners: list[int] | None = None
+        self.decisions = 0
+        self.rounds = 0
+        self.trace: list | None = None
+
+    # ------------------------------------------------------------------ the contract
+    def decision(self) -> Decision | None:
+        if self.pending is None:
+            return None
+        player, options, site, _slot = self.pending
+        info = self.game.sites[site]
+        return Decision(player, tuple(options), info.prompt, info.cite, site)
+
+    def legal(self) -> list:
+        return self.pending[1] if self.pending is not None else []
+
+    def apply(self, option: Any) -> None:
+        pending = self.pending
+        if pending is None:
+            raise IllegalMove(diag("K501", "the game is over; no decision is pending",
+                                   self._here()))
+        options = pending[1]
+        if option not in options:
+            shown = ", ".join(self.game.describe(o) for o in options[:10])
+            raise IllegalMove(diag("K502", f"{self.game.describe(option)!r} is not one of the "
+                                   f"options", self._here(),
+                                   hint=f"the options are: {shown}",
+                                   cite=self.game.sites[pending[2]].cite))
+        if isinstance(option, list):
+            option = list(option)
+        self.stack[-1][2][pending[3]] = option
+        self.pending = None
+        self.decisions += 1
+        if self.trace is not None:
+            self.trace.append(("decision", pending[0], pending[2], option))
+        run(self)
+
+    def is_over(self) -> bool:
+        return self.winners is not None
+
+    def outcome(self) -> dict | None:
+        if self.winners is None:
+            return None
+        scores = None
+        if self.game.score is not None:
+            scores = [self.game.score(self, [p]) for p in range(self.n)]
+        return {"winners": list(self.winners), "scores": scores, "decisions": self.decisions,
+                "rounds": self.rounds}
+
+    def clone(self) -> "State":
+        other = State.__new__(State)
+        other.game = self.game
+        other.n = self.n
+        other.players = self.players
+        other.g = _deep(self.g)
+        other.stack = [[f[0], f[1], _deep(f[2])] for f in self.stack]
+        other.rng = self.rng
+        other.script = list(self.script)
+        other.pending = self.pending
+        other.winners = None if self.winners is None else list(self.winners)
+        other.decisions = self.decisions
+        other.rounds = self.rounds
+        other.trace = None if self.trace is None else list(self.trace)
+        return other
+
+    def get(self, name: str, *keys) -> Any:
+        """A variable's value, by name and keys (for tools, tests and front-ends)."""
+        spec = self.game.var(name)
+        value = self.g[spec.slot]
+        if not spec.domains:
+            return value
+        return value[_flat(spec, keys)]
+
+    def set(self, name: str, *keys_and_value) -> None:
+        *keys, value = keys_and_value
+        spec = self.game.var(name)
+        if not spec.domains:
+            self.g[spec.slot] = value
+        else:
+            self.g[spec.slot][_flat(spec, keys)] = value
+
+    def check_invariants(self) -> list[Diagnostic]:
+        broken = []
+        for name, cite, check in self.game.invariants:
+            try:
+                ok = check(self, [])
+            except Exception as err:  # noqa: BLE001 - reported as a finding
+                ok = False
+                name = f"{name} ({err})"
+            if not ok:
+                broken.append(diag("K601", f"invariant {name!r} does not hold",
+                                   _invariant_span(self.game, name.split(" ")[0]), cite=cite))
+        return broken
+
+    def _here(self):
+        if self.stack:
+            proc, pc, _ = self.stack[-1]
+            spans = self.game.procs[proc].spans
+            return spans[max(0, min(pc - 1, len(spans) - 1))]
+        return self.game.procs[self.game.main].span
+
+
+def _invariant_span(game: Game, name: str):
+    from dsl import ast
+
+    for decl in game.program.get(ast.Invariant):
+        if decl.name == name:
+            return decl.span
+    return game.procs[game.main].span
+
+
+def _flat(spec, keys) -> int:
+    index = 0
+    for domain, key in zip(spec.domains, keys):
+        index = index * len(domain) + domain.index(key)
+    return index
+
+
+def _deep(value):
+    if isinstance(value, list):
+        return [_deep(v) if isinstance(v, list) else v for v in value]
+    return value
+
+
+def start(game: Game, n: int, rng: int, script: list[int] | None = None, run_now: bool = True) -> State:
+    state = State(game, n, rng)
+    state.g = [spec.init(state) for spec in game.vars]
+    state.stack = [[game.main, 0, [None] * game.procs[game.main].nlocals]]
+    if script:
+        state.script = list(script)
+    if run_now:
+        run(state)
+    return state
+
+
+def run(state: State) -> None:
+    """Execute instructions until a decision is pending or the game is over."""
+    stack = state.stack
+    code_of = state.game.code
+    fr = stack[-1]
+    code = code_of[fr[0]]
+    L = fr[2]
+    pc = fr[1]
+    try:
+        while True:
+            nxt = code[pc](state, L)
+            if nxt >= 0:
+                pc = nxt
+                continue
+            if nxt == CALL:
+                fr[1] = pc + 1
+                fr = stack[-1]
+                code = code_of[fr[0]]
+                L = fr[2]
+                pc = 0
+            elif nxt == RET:
+                stack.pop()
+                fr = stack[-1]
+                code = code_of[fr[0]]
+                L = fr[2]
+                pc = fr[1]
+            elif nxt == SUSPEND:
+                fr[1] = pc + 1
+                return
+            else:  # END
+                stack.clear()
+                return
+    except RulesetFault as fault:
+        fr[1] = pc
+        raise RulesetRuntimeError(diag(fault.code, fault.message, state.game.procs[fr[0]].spans[pc])) from None
+    except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
+        fr[1] = pc
+        span = state.game.procs[fr[0]].spans[pc]
+        raise RulesetRuntimeError(diag("K401", f"the rule at this place failed: {_explain(err)}",
+                                       span)) from None
+
+
+def _explain(err: Exception) -> str:
+    if isinstance(err, KeyError):
+        return f"{err.args[0]!r} is not a valid key or row here"
+    if isinstance(err, IndexError):
+        return "an index is out of range"
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    return str(err)
