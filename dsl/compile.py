@@ -1,18 +1,22 @@
 """Stage 4: a checked program -> `interpreter.game.Game`.
 
-Every procedure becomes a flat list of Python closures (one per statement, plus jumps); every
-expression becomes a closure `(state, locals) -> value`. Nothing walks the tree at run time.
-The engine's position is (procedure, instruction index, locals), which is plain data.
+Rules are compiled to Python code, not re-walked as a tree: every expression becomes Python
+source inlined into one generated function, every statement becomes one generated
+instruction `(state, locals) -> next position`, and each procedure is a flat tuple of them.
+The engine's position is (procedure, instruction index, locals): plain data, so a game can be
+saved in the middle of a phase. Generated code runs in a private namespace that holds only the
+ruleset's data and the helpers below; no ruleset text is ever executed as Python.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import deque
 from typing import Any, Callable
 
 from dsl import ast
-from dsl.builtins import BUILTINS, STATE_NAMES
+from dsl.builtins import BUILTINS, HELPERS, STATE_NAMES
 from dsl.errors import Span
 from dsl.resolve import Program
 from dsl.symbols import Symbols
@@ -21,12 +25,12 @@ from interpreter.game import ChooseSite, Game, NoteInfo, ProcInfo, VarSpec
 from interpreter.state import CALL, END, RET, SUSPEND, RulesetFault
 
 Closure = Callable[[Any, list], Any]
+# positions in instruction sources, filled in when a procedure is linked; NUL never comes out
+# of repr(), so no ruleset literal can be mistaken for a mark
+_MARK = re.compile("\x00([^\x00]*)\x00")
 
 
-class CompileError(Exception):
-    """An internal inconsistency: the checker should have reported it first."""
-
-
+# ------------------------------------------------------------------ runtime helpers
 def _die(st, sides: int) -> int:
     if st.script:
         value = st.script.pop(0)
@@ -38,12 +42,57 @@ def _die(st, sides: int) -> int:
     return ((s >> 32) * sides >> 32) + 1
 
 
-def shuffle_list(st, items: list) -> None:
+def _shuffle(st, items: list) -> None:
     for i in range(len(items) - 1, 0, -1):
         s = _rng.step(st.rng)
         st.rng = s
         j = ((s >> 32) * (i + 1)) >> 32
         items[i], items[j] = items[j], items[i]
+
+
+def _remove(items: list, value, where: str) -> None:
+    if value not in items:
+        raise RulesetFault("K403", f"{value!r} is not in {where}")
+    items.remove(value)
+
+
+def _draw(source: list, dest: list, count: int) -> None:
+    for _ in range(min(count, len(source))):
+        dest.append(source.pop(0))
+
+
+def _suspend(st, options: list, who, site: int, slot: int) -> int:
+    if not options:
+        raise RulesetFault("K402", f"the decision {st.game.sites[site].prompt!r} has no options")
+    if type(who) is not int or not 0 <= who < st.n:
+        raise RulesetFault("K408", f"{who!r} is not a player")
+    st.pending = (who, options, site, slot)
+    return SUSPEND
+
+
+def _end(st, winners) -> int:
+    winners = list(winners)
+    for p in winners:
+        if type(p) is not int or not 0 <= p < st.n:
+            raise RulesetFault("K408", f"{p!r} is not a player")
+    st.winners = winners
+    st.pending = None
+    if st.trace is not None:
+        st.trace.append(("end", winners))
+    return END
+
+
+def _fault(code: str, message: str):
+    raise RulesetFault(code, message)
+
+
+def _copy(value):
+    return value[:] if type(value) is list else value
+
+
+RUNTIME = {"_die": _die, "_shuffle": _shuffle, "_remove": _remove, "_draw": _draw,
+           "_suspend": _suspend, "_end": _end, "_fault": _fault, "_copy": _copy,
+           "RulesetFault": RulesetFault, **HELPERS}
 
 
 def _fresh(expr) -> bool:
@@ -57,38 +106,45 @@ def _fresh(expr) -> bool:
     return False
 
 
-def _copying(f: Closure) -> Closure:
-    def value(st, L):
-        v = f(st, L)
-        return v[:] if type(v) is list else v
-    return value
-
-
 class Scope:
-    """Local variable slots of one procedure, function or global expression."""
+    """How local names are reached in generated code: `L[i]` slots, or Python names."""
 
-    def __init__(self, params: tuple[str, ...] = ()):
-        self.slots: dict[str, int] = {name: i for i, name in enumerate(params)}
-        self.names: list[str] = list(params)
+    def __init__(self, params: tuple[str, ...] = (), python_params: bool = False):
+        self.names: list[str] = []
+        self.where: dict[str, str] = {}
+        for name in params:
+            if python_params:
+                self.where[name] = f"v_{name}"
+            else:
+                self.slot(name)
 
     def slot(self, name: str) -> int:
-        if name not in self.slots:
-            self.slots[name] = len(self.names)
-            self.names.append(name)
-        return self.slots[name]
+        ref = self.where.get(name)
+        if ref is not None and ref.startswith("L["):
+            return int(ref[2:-1])
+        self.names.append(name)
+        self.where[name] = f"L[{len(self.names) - 1}]"
+        return len(self.names) - 1
 
     def temp(self, hint: str) -> int:
-        name = f"${hint}{len(self.names)}"
-        self.slots[name] = len(self.names)
-        self.names.append(name)
-        return self.slots[name]
+        self.names.append(f"${hint}")
+        return len(self.names) - 1
+
+    def inner(self, bound: list[str]) -> "Scope":
+        """A scope for a comprehension: its loop names become Python names."""
+        child = Scope.__new__(Scope)
+        child.names = self.names
+        child.where = dict(self.where)
+        for name in bound:
+            child.where[name] = f"v_{name}"
+        return child
 
 
 class _Code:
-    """Instructions of one procedure, built as factories and linked once labels are known."""
+    """Instructions of one procedure as Python sources, linked once labels are known."""
 
     def __init__(self):
-        self.items: list[tuple[Callable[[int, dict], Closure], Span]] = []
+        self.items: list[tuple[str, Span]] = []
         self.labels: dict[int, int] = {}
         self.next_label = 0
         self.loop_ends: list[int] = []
@@ -100,35 +156,38 @@ class _Code:
     def place(self, label: int) -> None:
         self.labels[label] = len(self.items)
 
-    def emit(self, factory, span: Span) -> None:
-        self.items.append((factory, span))
+    def emit(self, body: str, span: Span) -> None:
+        """`body` is the instruction's Python body, with position marks (see `_MARK`)."""
+        self.items.append((body, span))
 
-    def link(self) -> tuple[tuple[Closure, ...], tuple[Span, ...]]:
-        code = tuple(factory(pc, self.labels) for pc, (factory, _) in enumerate(self.items))
-        return code, tuple(span for _, span in self.items)
-
-
-def _simple(action: Callable[[Any, list], None]):
-    def factory(pc, labels):
-        nxt = pc + 1
-
-        def ins(st, L):
-            action(st, L)
-            return nxt
-        return ins
-    return factory
+    def step(self, body: str, span: Span) -> None:
+        self.emit(body + "\nreturn \x00next\x00", span)
 
 
 class Compiler:
     def __init__(self, program: Program, symbols: Symbols):
         self.program = program
         self.sym = symbols
-        self.fn_cells: dict[str, list] = {}
+        self.env: dict[str, Any] = dict(RUNTIME)
+        self.env.update(_R=symbols.rows, _ADJ=symbols.adjacency)
+        self.consts: dict[int, str] = {}
         self.proc_index: dict[str, int] = {}
-        self.codes: list = []
-        self.procs: list[ProcInfo] = []
         self.sites: list[ChooseSite] = []
         self.current_proc = "main"
+        self.nlocals: list[int] = []
+
+    # ------------------------------------------------------------------ namespace
+    def const(self, value: Any, hint: str = "k") -> str:
+        """A name in the generated code's namespace bound to `value`."""
+        key = id(value)
+        if key not in self.consts:
+            name = f"_{hint}{len(self.consts)}"
+            self.env[name] = value
+            self.consts[key] = name
+        return self.consts[key]
+
+    def lam(self, src: str) -> Closure:
+        return eval(f"lambda st, L: {src}", self.env)  # noqa: S307 - generated by this module
 
     # ------------------------------------------------------------------ whole program
     def compile(self) -> Game:
@@ -136,30 +195,28 @@ class Compiler:
         procs = self.program.get(ast.Proc)
         for i, proc in enumerate(procs):
             self.proc_index[proc.name] = i + 1  # 0 is main
-        for fn in self.program.get(ast.Fn):
-            self.fn_cells[fn.name] = [None]
-        for fn in self.program.get(ast.Fn):
-            self.fn_cells[fn.name][0] = self._fn(fn)
-        self.codes = [None] * (len(procs) + 1)
-        self.procs = [None] * (len(procs) + 1)
         self.nlocals = [0] * (len(procs) + 1)
+        for fn in self.program.get(ast.Fn):
+            scope = Scope(tuple(p.name for p in fn.params), python_params=True)
+            params = "".join(f", v_{p.name}" for p in fn.params)
+            self.env[f"_F_{fn.name}"] = eval(f"lambda st{params}: {self.x(fn.body, scope)}",
+                                             self.env)  # noqa: S307
         unlinked = [self._main()] + [self._proc(proc) for proc in procs]
+        codes, infos = [], []
         for index, (code, info) in enumerate(unlinked):
-            linked, spans = code.link()
-            self.codes[index] = linked
-            self.procs[index] = ProcInfo(*info[:4], self.nlocals[index], spans, info[4])
+            linked = self._link(code, index)
+            codes.append(linked)
+            infos.append(ProcInfo(*info[:4], self.nlocals[index],
+                                  tuple(span for _, span in code.items), info[4]))
         var_specs = tuple(self._var_spec(slot, decl) for slot, decl in enumerate(sym.state_decls))
-        invariants = tuple(
-            (inv.name, inv.cite, self.expr(inv.value, Scope()))
-            for inv in self.program.get(ast.Invariant))
+        invariants = tuple((inv.name, inv.cite, self.lam(self.x(inv.value, Scope())))
+                           for inv in self.program.get(ast.Invariant))
         score_decl = self.program.one(ast.Score)
         score = None
         if score_decl is not None:
-            scope = Scope((score_decl.param,))
-            body = self.expr(score_decl.value, scope)
-            pad = len(scope.names) - 1
-            score = (lambda st, L, body=body, pad=pad: body(st, L + [None] * pad))
-        notes = tuple(NoteInfo(n.kind, n.name, n.text, n.cite, n.span) for n in self.program.get(ast.Note))
+            score = self.lam(self.x(score_decl.value, Scope((score_decl.param,))))
+        notes = tuple(NoteInfo(n.kind, n.name, n.text, n.cite, n.span)
+                      for n in self.program.get(ast.Note))
         players = self.program.one(ast.Players)
         bound = self.program.one(ast.Bound)
         title = self.program.one(ast.Title)
@@ -171,8 +228,8 @@ class Compiler:
             players=(players.lo, players.hi) if players else (1, 1),
             bound=bound.decisions if bound else None,
             vars=var_specs,
-            code=tuple(self.codes),
-            procs=tuple(self.procs),
+            code=tuple(codes),
+            procs=tuple(infos),
             main=0,
             sites=tuple(self.sites),
             rows=sym.rows,
@@ -186,10 +243,29 @@ class Compiler:
             program=self.program,
         )
 
+    def _link(self, code: _Code, index: int) -> tuple[Closure, ...]:
+        out = []
+        for pc, (body, _span) in enumerate(code.items):
+            text = _MARK.sub(lambda m: self._resolve_mark(m[1], pc, code), body)
+            name = f"_i{index}_{pc}"
+            src = f"def {name}(st, L):\n" + "\n".join("    " + line for line in text.split("\n"))
+            exec(src, self.env)  # noqa: S102 - generated by this module
+            out.append(self.env.pop(name))
+        return tuple(out)
+
+    def _resolve_mark(self, mark: str, pc: int, code: _Code) -> str:
+        if mark == "next":
+            return str(pc + 1)
+        if mark.startswith("@"):
+            return str(code.labels[int(mark[1:])])
+        index, nargs = mark[len("locals"):].split("-")
+        return str(self.nlocals[int(index)] - int(nargs))
+
     def _main(self):
         code = _Code()
         scope = Scope()
         self.current_proc = "main"
+        span = self.program_span()
         setup = self.program.one(ast.Setup)
         if setup is not None:
             self.block(setup.body, code, scope)
@@ -197,18 +273,14 @@ class Compiler:
         if rnd is not None:
             top = code.label()
             code.place(top)
-            bound = rnd.max
-
-            def count_round(st, L):
-                st.rounds += 1
-                if st.rounds > bound:
-                    raise RulesetFault("K404", f"the game did not end within its {bound} rounds")
-            code.emit(_simple(count_round), rnd.span)
+            message = self.const(f"the game did not end within its {rnd.max} rounds")
+            code.step(f"st.rounds += 1\nif st.rounds > {rnd.max}: _fault('K404', {message})",
+                      rnd.span)
             self.block(rnd.body, code, scope)
-            code.emit(lambda pc, labels: (lambda st, L, t=labels[top]: t), rnd.span)
-        code.emit(_fault_factory("K407", "the game ended without `end game`"), self.program_span())
+            code.emit(f"return \x00@{top}\x00", rnd.span)
+        code.emit("_fault('K407', 'the game ended without `end game`')", span)
         self.nlocals[0] = len(scope.names)
-        return code, ("main", "main", None, self.program_span(), tuple(scope.names))
+        return code, ("main", "main", None, span, tuple(scope.names))
 
     def program_span(self) -> Span:
         rnd = self.program.one(ast.Round) or self.program.one(ast.Setup)
@@ -219,18 +291,9 @@ class Compiler:
         code = _Code()
         self.current_proc = proc.name
         self.block(proc.body, code, scope)
-        code.emit(lambda pc, labels: (lambda st, L: RET), proc.body.span)
+        code.emit(f"return {RET}", proc.body.span)
         self.nlocals[self.proc_index[proc.name]] = len(scope.names)
         return code, (proc.name, proc.kind, proc.cite, proc.span, tuple(scope.names))
-
-    def _fn(self, fn: ast.Fn) -> Closure:
-        scope = Scope(tuple(p.name for p in fn.params))
-        body = self.expr(fn.body, scope)
-        pad = len(scope.names) - len(fn.params)
-        if pad == 0:
-            return body
-        extra = [None] * pad
-        return lambda st, args: body(st, args + extra)
 
     def _var_spec(self, slot: int, decl) -> VarSpec:
         domains = tuple(self.sym.domain(k) for k in decl.keys)
@@ -240,12 +303,9 @@ class Compiler:
         if isinstance(decl, ast.Zone):
             n = decl.size
             one = (lambda st: [None] * n) if decl.kind == "row" else (lambda st: [])
-        elif isinstance(decl, ast.Pool):
-            value = self.expr(decl.value, Scope()) if decl.value is not None else (lambda st, L: 0)
-            one = lambda st, value=value: value(st, [])  # noqa: E731
         else:
-            value = _copying(self.expr(decl.value, Scope()))
-            one = lambda st, value=value: value(st, [])  # noqa: E731
+            value = self.lam(self.x(decl.value, Scope())) if decl.value is not None else (lambda st, L: 0)
+            one = lambda st, value=value: _copy(value(st, []))  # noqa: E731
         if domains:
             init = lambda st, one=one, size=size: [one(st) for _ in range(size)]  # noqa: E731
         else:
@@ -256,531 +316,224 @@ class Compiler:
     # ------------------------------------------------------------------ statements
     def block(self, block: ast.Block, code: _Code, scope: Scope) -> None:
         for stmt in block.stmts:
-            self.stmt(stmt, code, scope)
-
-    def stmt(self, s, code: _Code, scope: Scope) -> None:
-        method = getattr(self, "s_" + type(s).__name__)
-        method(s, code, scope)
+            getattr(self, "s_" + type(stmt).__name__)(stmt, code, scope)
 
     def s_Pass(self, s, code, scope):
         pass
 
     def s_Let(self, s: ast.Let, code, scope):
-        value = self.expr(s.value, scope)
+        value = self.x(s.value, scope)
         if not _fresh(s.value):
-            value = _copying(value)
-        i = scope.slot(s.name)
-
-        def factory(pc, labels):
-            nxt = pc + 1
-
-            def ins(st, L):
-                L[i] = value(st, L)
-                return nxt
-            return ins
-        code.emit(factory, s.span)
+            value = f"_copy({value})"
+        code.step(f"L[{scope.slot(s.name)}] = {value}", s.span)
 
     def s_Assign(self, s: ast.Assign, code, scope):
-        value = self.expr(s.value, scope)
+        value = self.x(s.value, scope)
         if s.op == "=" and not _fresh(s.value):
-            value = _copying(value)
-        getter, setter = self.target(s.target, scope)
-        if s.op == "+=":
-            def action(st, L):
-                setter(st, L, getter(st, L) + value(st, L))
-        elif s.op == "-=":
-            def action(st, L):
-                setter(st, L, getter(st, L) - value(st, L))
-        else:
-            def action(st, L):
-                setter(st, L, value(st, L))
-        code.emit(_simple(action), s.span)
+            value = f"_copy({value})"
+        code.step(f"{self.place(s.target, scope)} {s.op} {value}", s.span)
 
     def s_If(self, s: ast.If, code, scope):
         end = code.label()
-        for cond_expr, body in s.branches:
-            cond = self.expr(cond_expr, scope)
+        for cond, body in s.branches:
             skip = code.label()
-
-            def factory(pc, labels, cond=cond, skip=skip):
-                nxt, other = pc + 1, labels[skip]
-
-                def ins(st, L):
-                    return nxt if cond(st, L) else other
-                return ins
-            code.emit(factory, cond_expr.span)
+            code.emit(f"return \x00next\x00 if {self.x(cond, scope)} else \x00@{skip}\x00", cond.span)
             self.block(body, code, scope)
-            code.emit(_jump(end), body.span)
+            code.emit(f"return \x00@{end}\x00", body.span)
             code.place(skip)
         if s.otherwise is not None:
             self.block(s.otherwise, code, scope)
         code.place(end)
 
-    def s_For(self, s: ast.For, code, scope):
-        items = self.expr(s.iter, scope)
-        it, idx, var = scope.temp("items"), scope.temp("index"), scope.slot(s.name)
-
-        def init(st, L):
-            L[it] = list(items(st, L))
-            L[idx] = 0
-        code.emit(_simple(init), s.iter.span)
+    def _loop(self, code: _Code, s, test: str, body: ast.Block, scope: Scope) -> None:
         top, end = code.label(), code.label()
         code.place(top)
-
-        def factory(pc, labels):
-            nxt, out = pc + 1, labels[end]
-
-            def ins(st, L):
-                k = L[idx]
-                seq = L[it]
-                if k >= len(seq):
-                    return out
-                L[var] = seq[k]
-                L[idx] = k + 1
-                return nxt
-            return ins
-        code.emit(factory, s.span)
+        code.emit(test.replace("\x00end\x00", f"\x00@{end}\x00"), s.span)
         code.loop_ends.append(end)
-        self.block(s.body, code, scope)
+        self.block(body, code, scope)
         code.loop_ends.pop()
-        code.emit(_jump(top), s.body.span)
+        code.emit(f"return \x00@{top}\x00", body.span)
         code.place(end)
+
+    def s_For(self, s: ast.For, code, scope):
+        it, idx = scope.temp("items"), scope.temp("index")
+        code.step(f"L[{it}] = list({self.x(s.iter, scope)})\nL[{idx}] = 0", s.iter.span)
+        var = scope.slot(s.name)
+        test = (f"k = L[{idx}]\nif k >= len(L[{it}]): return \x00end\x00\n"
+                f"L[{var}] = L[{it}][k]\nL[{idx}] = k + 1\nreturn \x00next\x00")
+        self._loop(code, s, test, s.body, scope)
 
     def s_Repeat(self, s: ast.Repeat, code, scope):
-        count = self.expr(s.count, scope)
         left = scope.temp("left")
-
-        def init(st, L):
-            L[left] = count(st, L)
-        code.emit(_simple(init), s.count.span)
-        top, end = code.label(), code.label()
-        code.place(top)
-
-        def factory(pc, labels):
-            nxt, out = pc + 1, labels[end]
-
-            def ins(st, L):
-                if L[left] <= 0:
-                    return out
-                L[left] -= 1
-                return nxt
-            return ins
-        code.emit(factory, s.span)
-        code.loop_ends.append(end)
-        self.block(s.body, code, scope)
-        code.loop_ends.pop()
-        code.emit(_jump(top), s.body.span)
-        code.place(end)
+        code.step(f"L[{left}] = {self.x(s.count, scope)}", s.count.span)
+        test = f"if L[{left}] <= 0: return \x00end\x00\nL[{left}] -= 1\nreturn \x00next\x00"
+        self._loop(code, s, test, s.body, scope)
 
     def s_While(self, s: ast.While, code, scope):
-        cond = self.expr(s.cond, scope)
         turns = scope.temp("turns")
         bound = s.max if s.max is not None else 0
-
-        def init(st, L):
-            L[turns] = 0
-        code.emit(_simple(init), s.span)
-        top, end = code.label(), code.label()
-        code.place(top)
-
-        def factory(pc, labels):
-            nxt, out = pc + 1, labels[end]
-
-            def ins(st, L):
-                if not cond(st, L):
-                    return out
-                L[turns] += 1
-                if L[turns] > bound:
-                    raise RulesetFault("K405", f"the loop ran more than its bound of {bound} times")
-                return nxt
-            return ins
-        code.emit(factory, s.cond.span)
-        code.loop_ends.append(end)
-        self.block(s.body, code, scope)
-        code.loop_ends.pop()
-        code.emit(_jump(top), s.body.span)
-        code.place(end)
+        message = self.const(f"the loop ran more than its bound of {bound} times")
+        code.step(f"L[{turns}] = 0", s.span)
+        test = (f"if not ({self.x(s.cond, scope)}): return \x00end\x00\nL[{turns}] += 1\n"
+                f"if L[{turns}] > {bound}: _fault('K405', {message})\nreturn \x00next\x00")
+        self._loop(code, s, test, s.body, scope)
 
     def s_Break(self, s: ast.Break, code, scope):
         if code.loop_ends:
-            code.emit(_jump(code.loop_ends[-1]), s.span)
+            code.emit(f"return \x00@{code.loop_ends[-1]}\x00", s.span)
 
     def s_Choose(self, s: ast.Choose, code, scope):
-        player = self.expr(s.player, scope)
-        options = self.expr(s.options, scope)
+        options = self.x(s.options, scope)
+        player = self.x(s.player, scope)
         slot = scope.slot(s.name)
         site = len(self.sites)
-        prompt = s.prompt or f"choose {s.name}"
-        self.sites.append(ChooseSite(prompt, s.cite, self.current_proc, s.span))
-
-        def factory(pc, labels):
-            nxt = pc + 1
-
-            def ins(st, L):
-                opts = options(st, L)
-                if type(opts) is not list:
-                    opts = list(opts)
-                count = len(opts)
-                if count == 1:
-                    L[slot] = opts[0]
-                    return nxt
-                if count == 0:
-                    raise RulesetFault("K402", f"the decision {prompt!r} has no options")
-                who = player(st, L)
-                if type(who) is not int or not 0 <= who < st.n:
-                    raise RulesetFault("K408", f"{who!r} is not a player")
-                st.pending = (who, opts, site, slot)
-                return SUSPEND
-            return ins
-        code.emit(factory, s.span)
+        self.sites.append(ChooseSite(s.prompt or f"choose {s.name}", s.cite, self.current_proc,
+                                     s.span))
+        code.emit(f"o = {options}\nif type(o) is not list: o = list(o)\n"
+                  f"if len(o) == 1:\n    L[{slot}] = o[0]\n    return \x00next\x00\n"
+                  f"return _suspend(st, o, {player}, {site}, {slot})", s.span)
 
     def s_CallStmt(self, s: ast.CallStmt, code, scope):
-        if s.name not in self.proc_index:
-            raise CompileError(f"unknown procedure {s.name}")
         index = self.proc_index[s.name]
-        args = [self.expr(a, scope) for a in s.args if not isinstance(a, ast.KwArg)]
-
-        def factory(pc, labels):
-            pad = [None] * (self.nlocals[index] - len(args))
-
-            def ins(st, L):
-                st.stack.append([index, 0, [a(st, L) for a in args] + pad])
-                return CALL
-            return ins
-        code.emit(factory, s.span)
+        args = ", ".join(self.x(a, scope) for a in s.args if not isinstance(a, ast.KwArg))
+        nargs = len([a for a in s.args if not isinstance(a, ast.KwArg)])
+        # the callee's local count is known only after all procedures are compiled
+        code.emit(f"st.stack.append([{index}, 0, [{args}] + [None] * \x00locals{index}-{nargs}\x00])\n"
+                  f"return {CALL}", s.span)
 
     def s_AddTo(self, s: ast.AddTo, code, scope):
-        value = self.expr(s.value, scope)
-        container, _ = self.target(s.target, scope)
-
-        def action(st, L):
-            container(st, L).append(value(st, L))
-        code.emit(_simple(action), s.span)
+        code.step(f"{self.place(s.target, scope)}.append({self.x(s.value, scope)})", s.span)
 
     def s_RemoveFrom(self, s: ast.RemoveFrom, code, scope):
-        value = self.expr(s.value, scope)
-        container, _ = self.target(s.target, scope)
-        where = s.target.name
-
-        def action(st, L):
-            v = value(st, L)
-            items = container(st, L)
-            if v not in items:
-                raise RulesetFault("K403", f"{v!r} is not in {where}")
-            items.remove(v)
-        code.emit(_simple(action), s.span)
+        where = repr(s.target.name)
+        code.step(f"_remove({self.place(s.target, scope)}, {self.x(s.value, scope)}, {where})", s.span)
 
     def s_Move(self, s: ast.Move, code, scope):
-        value = self.expr(s.value, scope)
-        source, _ = self.target(s.source, scope)
-        dest, _ = self.target(s.dest, scope)
-        where = s.source.name
-
-        def action(st, L):
-            v = value(st, L)
-            items = source(st, L)
-            if v not in items:
-                raise RulesetFault("K403", f"{v!r} is not in {where}")
-            items.remove(v)
-            dest(st, L).append(v)
-        code.emit(_simple(action), s.span)
+        where = repr(s.source.name)
+        code.step(f"v = {self.x(s.value, scope)}\n_remove({self.place(s.source, scope)}, v, {where})\n"
+                  f"{self.place(s.dest, scope)}.append(v)", s.span)
 
     def s_Shuffle(self, s: ast.Shuffle, code, scope):
-        container, _ = self.target(s.target, scope)
-        code.emit(_simple(lambda st, L: shuffle_list(st, container(st, L))), s.span)
+        code.step(f"_shuffle(st, {self.place(s.target, scope)})", s.span)
 
     def s_Draw(self, s: ast.Draw, code, scope):
-        count = self.expr(s.count, scope)
-        source, _ = self.target(s.source, scope)
-        dest, _ = self.target(s.dest, scope)
-
-        def action(st, L):
-            items, out = source(st, L), dest(st, L)
-            for _ in range(min(count(st, L), len(items))):
-                out.append(items.pop(0))
-        code.emit(_simple(action), s.span)
+        code.step(f"_draw({self.place(s.source, scope)}, {self.place(s.dest, scope)}, "
+                  f"{self.x(s.count, scope)})", s.span)
 
     def s_EndGame(self, s: ast.EndGame, code, scope):
-        winners = self.expr(s.winners, scope)
-
-        def factory(pc, labels):
-            def ins(st, L):
-                w = list(winners(st, L))
-                for p in w:
-                    if type(p) is not int or not 0 <= p < st.n:
-                        raise RulesetFault("K408", f"{p!r} is not a player")
-                st.winners = w
-                st.pending = None
-                if st.trace is not None:
-                    st.trace.append(("end", w))
-                return END
-            return ins
-        code.emit(factory, s.span)
+        code.emit(f"return _end(st, {self.x(s.winners, scope)})", s.span)
 
     def s_Log(self, s: ast.Log, code, scope):
-        args = [self.expr(a, scope) for a in s.args]
-        text = s.text
+        args = ", ".join(self.x(a, scope) for a in s.args)
+        code.step(f"if st.trace is not None: st.trace.append(('log', {s.text!r}, [{args}]))", s.span)
 
-        def action(st, L):
-            if st.trace is not None:
-                st.trace.append(("log", text, [a(st, L) for a in args]))
-        code.emit(_simple(action), s.span)
-
-    # ------------------------------------------------------------------ targets
-    def target(self, t: ast.Target, scope: Scope):
-        """(getter, setter) for an assignable place; getter returns the container for lists."""
-        if t.name in scope.slots:
-            i = scope.slots[t.name]
-            if not t.indices:
-                def get(st, L):
-                    return L[i]
-
-                def put(st, L, v):
-                    L[i] = v
-                return get, put
-            index = self.expr(t.indices[0], scope)
-
-            def get(st, L):
-                return L[i][index(st, L)]
-
-            def put(st, L, v):
-                L[i][index(st, L)] = v
-            return get, put
+    # ------------------------------------------------------------------ places
+    def place(self, t: ast.Target, scope: Scope) -> str:
+        """Python source for an assignable place (a local, a variable, a keyed cell)."""
+        if t.name in scope.where:
+            base = scope.where[t.name]
+            return base + "".join(f"[{self.x(i, scope)}]" for i in t.indices)
         slot = self.sym.slot_of(t.name)
-        if slot is None:
-            raise CompileError(f"{t.name} is not assignable")
         decl = self.sym.decls[t.name]
         if decl.keys and t.indices:
-            flat = self.flat_index(decl, t.indices, scope)
+            return f"st.g[{slot}][{self.flat(decl, t.indices, scope)}]"
+        return f"st.g[{slot}]" + "".join(f"[{self.x(i, scope)}]" for i in t.indices)
 
-            def get(st, L):
-                return st.g[slot][flat(st, L)]
-
-            def put(st, L, v):
-                st.g[slot][flat(st, L)] = v
-            return get, put
-        if t.indices:
-            index = self.expr(t.indices[0], scope)
-
-            def get(st, L):
-                return st.g[slot][index(st, L)]
-
-            def put(st, L, v):
-                st.g[slot][index(st, L)] = v
-            return get, put
-
-        def get(st, L):
-            return st.g[slot]
-
-        def put(st, L, v):
-            st.g[slot] = v
-        return get, put
-
-    def flat_index(self, decl, indices, scope: Scope) -> Closure:
-        maps = [self.sym.domain_index(k) for k in decl.keys]
-        keys = [self.expr(e, scope) for e in indices]
-        if len(keys) == 1:
-            (m0,), (k0,) = maps, keys
-            return lambda st, L: m0[k0(st, L)]
-        if len(keys) == 2:
-            (m0, m1), (k0, k1) = maps, keys
-            s0 = len(m1)
-            return lambda st, L: m0[k0(st, L)] * s0 + m1[k1(st, L)]
-        sizes = [len(m) for m in maps]
-
-        def flat(st, L):
-            index = 0
-            for m, k, size in zip(maps, keys, sizes):
-                index = index * size + m[k(st, L)]
-            return index
-        return flat
+    def flat(self, decl, indices, scope: Scope) -> str:
+        parts = []
+        sizes = [len(self.sym.domain(k)) for k in decl.keys]
+        for n, (key, index) in enumerate(zip(decl.keys, indices)):
+            index_map = self.const(self.sym.domain_index(key), "m")
+            stride = 1
+            for size in sizes[n + 1:]:
+                stride *= size
+            term = f"{index_map}[{self.x(index, scope)}]"
+            parts.append(term if stride == 1 else f"{term} * {stride}")
+        return " + ".join(parts)
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, e, scope: Scope) -> Closure:
-        return getattr(self, "e_" + type(e).__name__)(e, scope)
+    def x(self, e, scope: Scope) -> str:
+        return getattr(self, "x_" + type(e).__name__)(e, scope)
 
-    def e_IntLit(self, e, scope):
-        v = e.value
-        return lambda st, L: v
+    def x_IntLit(self, e, scope):
+        return repr(e.value)
 
-    e_StrLit = e_BoolLit = e_IntLit
+    x_StrLit = x_BoolLit = x_IntLit
 
-    def e_NoneLit(self, e, scope):
-        return lambda st, L: None
+    def x_NoneLit(self, e, scope):
+        return "None"
 
-    def e_NameRef(self, e: ast.NameRef, scope):
+    def x_NameRef(self, e: ast.NameRef, scope):
         name = e.name
-        if name in scope.slots:
-            i = scope.slots[name]
-            return lambda st, L: L[i]
+        if name in scope.where:
+            return scope.where[name]
         if name in STATE_NAMES:
             return STATE_NAMES[name]
         slot = self.sym.slot_of(name)
         if slot is not None:
-            return lambda st, L: st.g[slot]
-        const = self.sym.constant(name)
-        return lambda st, L: const
+            return f"st.g[{slot}]"
+        value = self.sym.constant(name)
+        if value is None or isinstance(value, (int, str, bool)):
+            return repr(value)
+        return f"_copy({self.const(value)})"
 
-    def e_ListLit(self, e, scope):
-        items = [self.expr(i, scope) for i in e.items]
-        return lambda st, L: [f(st, L) for f in items]
+    def x_ListLit(self, e, scope):
+        return "[" + ", ".join(self.x(i, scope) for i in e.items) + "]"
 
-    def e_Comprehension(self, e: ast.Comprehension, scope):
-        iters = []
+    def x_Comprehension(self, e: ast.Comprehension, scope):
+        parts = []
+        inner = scope
         for comp in e.fors:
-            iters.append((scope.slot(comp.name), self.expr(comp.iter, scope)))
-        body = self.expr(e.expr, scope)
-        cond = self.expr(e.cond, scope) if e.cond is not None else None
-        if len(iters) == 1:
-            (i, it), = iters
-            if cond is None:
-                return lambda st, L: [body(st, L) for L[i] in it(st, L)]
-            return lambda st, L: [body(st, L) for L[i] in it(st, L) if cond(st, L)]
-        if len(iters) == 2:
-            (i, it), (j, jt) = iters
-            if cond is None:
-                return lambda st, L: [body(st, L) for L[i] in it(st, L) for L[j] in jt(st, L)]
-            return lambda st, L: [body(st, L) for L[i] in it(st, L) for L[j] in jt(st, L)
-                                  if cond(st, L)]
+            iter_src = self.x(comp.iter, inner)
+            inner = inner.inner([comp.name])
+            parts.append(f"for v_{comp.name} in {iter_src}")
+        cond = f" if {self.x(e.cond, inner)}" if e.cond is not None else ""
+        return f"[{self.x(e.expr, inner)} {' '.join(parts)}{cond}]"
 
-        def comp(st, L):
-            out: list = []
+    def x_IfExpr(self, e, scope):
+        return f"({self.x(e.then, scope)} if {self.x(e.cond, scope)} else {self.x(e.other, scope)})"
 
-            def level(k):
-                if k == len(iters):
-                    if cond is None or cond(st, L):
-                        out.append(body(st, L))
-                    return
-                slot, it = iters[k]
-                for L[slot] in it(st, L):
-                    level(k + 1)
-            level(0)
-            return out
-        return comp
+    def x_UnaryOp(self, e, scope):
+        return f"(not {self.x(e.operand, scope)})" if e.op == "not" else f"(-{self.x(e.operand, scope)})"
 
-    def e_IfExpr(self, e, scope):
-        c, t, o = self.expr(e.cond, scope), self.expr(e.then, scope), self.expr(e.other, scope)
-        return lambda st, L: t(st, L) if c(st, L) else o(st, L)
+    def x_BinOp(self, e: ast.BinOp, scope):
+        return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"
 
-    def e_UnaryOp(self, e, scope):
-        f = self.expr(e.operand, scope)
-        if e.op == "not":
-            return lambda st, L: not f(st, L)
-        return lambda st, L: -f(st, L)
+    def x_FieldGet(self, e: ast.FieldGet, scope):
+        return f"_R[{self.x(e.obj, scope)}][{e.name!r}]"
 
-    def e_BinOp(self, e: ast.BinOp, scope):
-        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
-        op = e.op
-        if isinstance(e.right, ast.IntLit | ast.StrLit | ast.NoneLit) or (
-                isinstance(e.right, ast.NameRef) and self.sym.is_constant(e.right.name)
-                and e.right.name not in scope.slots):
-            c = b(None, [])
-            special = _CONST_OPS.get(op)
-            if special is not None:
-                return special(a, c)
-        return _OPS[op](a, b)
-
-    def e_FieldGet(self, e: ast.FieldGet, scope):
-        obj = self.expr(e.obj, scope)
-        rows = self.sym.rows
-        name = e.name
-
-        def get(st, L):
-            row = obj(st, L)
-            try:
-                return rows[row][name]
-            except KeyError:
-                if row is None:
-                    raise RulesetFault("K409", f"`.{name}` of none") from None
-                raise RulesetFault("K409", f"{row!r} has no field {name!r}") from None
-        return get
-
-    def e_IndexGet(self, e: ast.IndexGet, scope):
-        if isinstance(e.obj, ast.NameRef) and e.obj.name not in scope.slots:
+    def x_IndexGet(self, e: ast.IndexGet, scope):
+        if isinstance(e.obj, ast.NameRef) and e.obj.name not in scope.where:
             decl = self.sym.decls.get(e.obj.name)
             if decl is not None and getattr(decl, "keys", None):
-                slot = self.sym.slot_of(e.obj.name)
-                flat = self.flat_index(decl, e.indices, scope)
-                return lambda st, L: st.g[slot][flat(st, L)]
-        obj = self.expr(e.obj, scope)
-        index = self.expr(e.indices[0], scope)
-        return lambda st, L: obj(st, L)[index(st, L)]
+                return f"st.g[{self.sym.slot_of(e.obj.name)}][{self.flat(decl, e.indices, scope)}]"
+        return f"{self.x(e.obj, scope)}[{self.x(e.indices[0], scope)}]"
 
-    def e_CallExpr(self, e: ast.CallExpr, scope):
-        args = [self.expr(a, scope) for a in e.args if not isinstance(a, ast.KwArg)]
-        if e.name in self.fn_cells:
-            cell = self.fn_cells[e.name]
-            if len(args) == 1:
-                (a0,) = args
-                return lambda st, L: cell[0](st, [a0(st, L)])
-            return lambda st, L: cell[0](st, [a(st, L) for a in args])
-        spec = BUILTINS[e.name]
-        return spec.build(self.sym, e.args, args)
+    def x_CallExpr(self, e: ast.CallExpr, scope):
+        args = [a for a in e.args if not isinstance(a, ast.KwArg)]
+        if self.sym.kind.get(e.name) == "fn":
+            return f"_F_{e.name}(st" + "".join(", " + self.x(a, scope) for a in args) + ")"
+        if e.name in ("nodes", "rows", "values"):
+            name = args[0].name
+            items = {"nodes": self.sym.map_nodes, "rows": self.sym.table_rows}.get(e.name)
+            values = items[name] if items is not None else list(self.sym.decls[name].values)
+            return f"list({self.const(tuple(values), 'c')})"
+        if e.name == "distance":
+            table = all_pairs_distance(self.sym.adjacency)
+            self.env.update(_DIST=table, _FAR=len(table) + 1)
+        return BUILTINS[e.name].template.format(*[self.x(a, scope) for a in args])
 
-    def e_RollDice(self, e: ast.RollDice, scope):
-        sides, count = e.sides, e.count
-        if count == 1:
-            return lambda st, L: _die(st, sides)
-        return lambda st, L: [_die(st, sides) for _ in range(count)]
+    def x_RollDice(self, e: ast.RollDice, scope):
+        if e.count == 1:
+            return f"_die(st, {e.sides})"
+        return f"[_die(st, {e.sides}) for _ in range({e.count})]"
 
-    def e_RollTable(self, e: ast.RollTable, scope):
+    def x_RollTable(self, e: ast.RollTable, scope):
         count, sides, lookup = self.sym.roll_table(e.table)
+        table = self.const(tuple(lookup), "t")
         if count == 1:
-            return lambda st, L: lookup[_die(st, sides)]
-        return lambda st, L: lookup[sum(_die(st, sides) for _ in range(count))]
-
-
-def _jump(label: int):
-    return lambda pc, labels: (lambda st, L, t=labels[label]: t)
-
-
-def _fault_factory(code: str, message: str):
-    def factory(pc, labels):
-        def ins(st, L):
-            raise RulesetFault(code, message)
-        return ins
-    return factory
-
-
-def _and(a, b):
-    return lambda st, L: a(st, L) and b(st, L)
-
-
-def _or(a, b):
-    return lambda st, L: a(st, L) or b(st, L)
-
-
-_OPS = {
-    "+": lambda a, b: lambda st, L: a(st, L) + b(st, L),
-    "-": lambda a, b: lambda st, L: a(st, L) - b(st, L),
-    "*": lambda a, b: lambda st, L: a(st, L) * b(st, L),
-    "//": lambda a, b: lambda st, L: a(st, L) // b(st, L),
-    "%": lambda a, b: lambda st, L: a(st, L) % b(st, L),
-    "==": lambda a, b: lambda st, L: a(st, L) == b(st, L),
-    "!=": lambda a, b: lambda st, L: a(st, L) != b(st, L),
-    "<": lambda a, b: lambda st, L: a(st, L) < b(st, L),
-    "<=": lambda a, b: lambda st, L: a(st, L) <= b(st, L),
-    ">": lambda a, b: lambda st, L: a(st, L) > b(st, L),
-    ">=": lambda a, b: lambda st, L: a(st, L) >= b(st, L),
-    "in": lambda a, b: lambda st, L: a(st, L) in b(st, L),
-    "not in": lambda a, b: lambda st, L: a(st, L) not in b(st, L),
-    "and": _and,
-    "or": _or,
-}
-
-_CONST_OPS = {
-    "+": lambda a, c: lambda st, L: a(st, L) + c,
-    "-": lambda a, c: lambda st, L: a(st, L) - c,
-    "*": lambda a, c: lambda st, L: a(st, L) * c,
-    "//": lambda a, c: lambda st, L: a(st, L) // c,
-    "%": lambda a, c: lambda st, L: a(st, L) % c,
-    "==": lambda a, c: lambda st, L: a(st, L) == c,
-    "!=": lambda a, c: lambda st, L: a(st, L) != c,
-    "<": lambda a, c: lambda st, L: a(st, L) < c,
-    "<=": lambda a, c: lambda st, L: a(st, L) <= c,
-    ">": lambda a, c: lambda st, L: a(st, L) > c,
-    ">=": lambda a, c: lambda st, L: a(st, L) >= c,
-}
+            return f"{table}[_die(st, {sides})]"
+        return f"{table}[sum(_die(st, {sides}) for _ in range({count}))]"
 
 
 def fingerprint(program: Program) -> str:

@@ -210,7 +210,7 @@ class TypeChecker:
         if t.name in scope:
             base = scope[t.name]
             for index in t.indices:
-                self.expect(self.expr(index, scope), "int", index.span, "a list index")
+                self.list_index(index, scope)
                 base = self.elem(base, t.span)
             return base
         kind = self.sym.kind.get(t.name)
@@ -237,9 +237,15 @@ class TypeChecker:
                             f"a key of {decl.name!r}")
             return t
         for index in indices:
-            self.expect(self.expr(index, scope), "int", index.span, "a list index")
+            self.list_index(index, scope)
             t = self.elem(t, span)
         return t
+
+    def list_index(self, index, scope):
+        """Lists are indexed by int; a player also indexes a per-seat list (seat 1 is 0)."""
+        t = self.expr(index, scope)
+        if t != "player":
+            self.expect(t, "int", index.span, "a list index")
 
     def elem(self, t, span):
         if isinstance(t, tuple):
@@ -357,7 +363,7 @@ class TypeChecker:
                 if len(indices) != 1:
                     self.error("K209", "a list takes one index", e.span)
                 for index in indices:
-                    self.expect(self.expr(index, scope), "int", index.span, "a list index")
+                    self.list_index(index, scope)
                 return self.elem(t, e.span)
             case ast.CallExpr():
                 return self.call(e, scope, statement=False)
