@@ -96,5 +96,8 @@ STATE_NAMES: dict[str, str] = {
     "players": "st.players",
     "num_players": "st.n",
     "round_number": "st.rounds",
+    "winners": "list(st.winners or [])",
+    "game_over": "(st.winners is not None)",
 }
-STATE_TYPES = {"players": ("list", "player"), "num_players": "int", "round_number": "int"}
+STATE_TYPES = {"players": ("list", "player"), "num_players": "int", "round_number": "int",
+               "winners": ("list", "player"), "game_over": "bool"}

@@ -82,6 +82,11 @@ class State:
         self.stack[-1][2][pending[3]] = option
         self.pending = None
         self.decisions += 1
+        bound = self.game.bound
+        if bound is not None and self.decisions > bound:
+            raise RulesetRuntimeError(diag(
+                "K410", f"the game went past its declared bound of {bound} decisions",
+                self._here(), hint="raise `bound N decisions` or find the rule that loops"))
         if self.trace is not None:
             self.trace.append(("decision", pending[0], pending[2], option))
         run(self)
@@ -113,6 +118,32 @@ class State:
         other.rounds = self.rounds
         other.trace = None if self.trace is None else list(self.trace)
         return other
+
+    def observation(self, player: int | None) -> dict:
+        """What `player` may see (None: a spectator, who sees only public information).
+
+        Variables visible to their owner show only the observer's own entries; hidden ones
+        show only the sizes of lists. The pending decision's options go only to its decider.
+        """
+        view: dict[str, Any] = {}
+        for spec in self.game.vars:
+            value = self.g[spec.slot]
+            if spec.visibility == "public":
+                view[spec.name] = _deep(value)
+            elif spec.visibility == "owner":
+                per_seat = len(value) // len(spec.domains[0])
+                view[spec.name] = [
+                    _deep(value[i]) if i // per_seat == player else _masked(value[i])
+                    for i in range(len(value))]
+            else:
+                view[spec.name] = ([_masked(v) for v in value] if spec.domains else _masked(value))
+        decision = None
+        if self.pending is not None:
+            who, options, site, _ = self.pending
+            decision = {"player": who, "prompt": self.game.sites[site].prompt,
+                        "options": _deep(options) if who == player else None}
+        return {"ruleset": self.game.name, "players": self.n, "you": player, "vars": view,
+                "decision": decision, "winners": self.winners, "rounds": self.rounds}
 
     def get(self, name: str, *keys) -> Any:
         """A variable's value, by name and keys (for tools, tests and front-ends)."""
@@ -165,6 +196,13 @@ def _flat(spec, keys) -> int:
     for domain, key in zip(spec.domains, keys):
         index = index * len(domain) + domain.index(key)
     return index
+
+
+def _masked(value):
+    """A hidden value: a list shows only how many items it holds."""
+    if isinstance(value, list):
+        return {"hidden": len(value)}
+    return {"hidden": True}
 
 
 def _deep(value):

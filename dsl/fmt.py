@@ -1,0 +1,340 @@
+"""The formatter: AST -> canonical Knapper text (`knapper fmt`).
+
+`format_file(parse(text))` parses back to an equal AST (tests check this on generated ASTs).
+Comments are not part of the AST, so `format_text` refuses files with comments unless asked to
+drop them: formatting must never lose what an author wrote.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dsl import ast
+from dsl.errors import KnapperError, Span, diag
+from dsl.parse import parse
+
+INDENT = "  "
+_BARE_CITE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._\-]*\Z")
+
+# precedence levels, loosest first
+P_IF, P_OR, P_AND, P_NOT, P_CMP, P_SUM, P_PROD, P_UNARY, P_POSTFIX, P_ATOM = range(10)
+_CMP = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"}
+
+
+def format_text(text: str, path: str = "<string>", drop_comments: bool = False) -> str:
+    if not drop_comments and _has_comment(text):
+        return _format_keeping_comments(text, path)
+    return format_file(parse(text, path))
+
+
+def _has_comment(text: str) -> bool:
+    in_string = False
+    for ch in text:
+        if ch == '"':
+            in_string = not in_string
+        elif ch == "\n":
+            in_string = False
+        elif ch == "#" and not in_string:
+            return True
+    return False
+
+
+def _format_keeping_comments(text: str, path: str) -> str:
+    """With comments present, only normalise whitespace at line ends (after checking syntax)."""
+    parse(text, path)
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def cite(c: str | None) -> str:
+    if c is None:
+        return ""
+    return f" §{c}" if _BARE_CITE.match(c) else f' §"{c}"'
+
+
+def string(s: str) -> str:
+    if '"' in s or "\n" in s:
+        raise KnapperError(diag("K020", "a string cannot contain a double quote or a newline",
+                                Span("<fmt>", 0, 0, 0, 0)))
+    return f'"{s}"'
+
+
+# ------------------------------------------------------------------ files and declarations
+def format_file(f: ast.File) -> str:
+    if f.kind == "ruleset":
+        head = f"ruleset {string(f.name)}{cite(f.cite)}"
+    elif f.kind == "variant":
+        head = f"variant {string(f.name)} extends {string(f.extends)}{cite(f.cite)}"
+    elif f.kind == "library":
+        head = f"library {string(f.name)}"
+    else:
+        head = f"scenarios for {string(f.name)}"
+    parts = [head]
+    for item in f.items:
+        parts.append(item_text(item))
+    for sc in f.scenarios:
+        parts.append(scenario_text(sc))
+    return "\n\n".join(parts) + "\n"
+
+
+def item_text(item) -> str:
+    match item:
+        case ast.SetParam():
+            return f"set {item.name} = {expr(item.value)}{cite(item.cite)}"
+        case ast.Replace():
+            return "replace " + decl(item.decl)
+        case ast.AddDecl():
+            return "add " + decl(item.decl)
+        case ast.AddRow():
+            return f"add row {item.table} {row(item.row, None)}"
+        case ast.RemoveDecl():
+            return f"remove {item.name}"
+        case ast.RemoveRow():
+            return f"remove row {item.table} {item.row}"
+    return decl(item)
+
+
+def type_text(t) -> str:
+    if isinstance(t, ast.TypeList):
+        return f"list of {type_text(t.elem)}"
+    return t.name
+
+
+def keys_text(keys) -> str:
+    if not keys:
+        return ""
+    shown = [k.name if isinstance(k, ast.KeyName) else f"{k.lo}..{k.hi}" for k in keys]
+    return "[" + ", ".join(shown) + "]"
+
+
+def vis(v: str) -> str:
+    return "" if v == "public" else f" visible {v}"
+
+
+def decl(d) -> str:
+    match d:
+        case ast.Import():
+            return f"import {string(d.path)}"
+        case ast.Title():
+            return f"title {string(d.text)}"
+        case ast.Source():
+            return f"source {string(d.text)}"
+        case ast.Players():
+            count = str(d.lo) if d.lo == d.hi else f"{d.lo}..{d.hi}"
+            return f"players {count}{cite(d.cite)}"
+        case ast.Bound():
+            return f"bound {d.decisions} decisions{cite(d.cite)}"
+        case ast.Param():
+            return f"param {d.name}: {type_text(d.type)} = {expr(d.value)}{cite(d.cite)}"
+        case ast.Enum():
+            return f"enum {d.name}{cite(d.cite)} {{ {', '.join(d.values)} }}"
+        case ast.Record():
+            fields = ", ".join(f"{f.name}: {type_text(f.type)}" for f in d.fields)
+            return f"{d.keyword} {d.name}{cite(d.cite)} {{ {fields} }}"
+        case ast.Table():
+            dice = f" roll {d.dice}" if d.dice else ""
+            sides = int(d.dice.split("d")[1]) if d.dice else None
+            rows = "".join(f"\n{INDENT}{row(r, sides)}" for r in d.rows)
+            return f"table {d.name}: {d.record}{dice}{cite(d.cite)} {{{rows}\n}}"
+        case ast.Map():
+            items = []
+            for i in d.items:
+                if isinstance(i, ast.MapNode):
+                    title = f" {string(i.title)}" if i.title is not None else ""
+                    items.append(f"node {i.name}{title}{cite(i.cite)}")
+                else:
+                    items.append(f"{i.a} -- {', '.join(i.others)}{cite(i.cite)}")
+            body = "".join(f"\n{INDENT}{i}" for i in items)
+            return f"map {d.name}{cite(d.cite)} {{{body}\n}}"
+        case ast.Var():
+            return (f"var {d.name}{keys_text(d.keys)}: {type_text(d.type)} = {expr(d.value)}"
+                    f"{vis(d.visibility)}{cite(d.cite)}")
+        case ast.Zone():
+            kind = f"row {d.size}" if d.kind == "row" else d.kind
+            elem = f" of {type_text(d.elem)}" if d.elem is not None else ""
+            return f"zone {d.name}{keys_text(d.keys)}: {kind}{elem}{vis(d.visibility)}{cite(d.cite)}"
+        case ast.Pool():
+            value = f" = {expr(d.value)}" if d.value is not None else ""
+            return f"pool {d.name}{keys_text(d.keys)} of {d.enum}{value}{vis(d.visibility)}{cite(d.cite)}"
+        case ast.Fn():
+            result = f": {type_text(d.result)}" if d.result is not None else ""
+            return f"fn {d.name}({params(d.params)}){result}{cite(d.cite)} =\n{INDENT}{expr(d.body)}"
+        case ast.Proc():
+            return f"{d.kind} {d.name}({params(d.params)}){cite(d.cite)} {block(d.body, 0)}"
+        case ast.Setup():
+            return f"setup{cite(d.cite)} {block(d.body, 0)}"
+        case ast.Round():
+            return f"round max {d.max}{cite(d.cite)} {block(d.body, 0)}"
+        case ast.Score():
+            return f"score({d.param}){cite(d.cite)} = {expr(d.value)}"
+        case ast.Invariant():
+            return f"invariant {d.name}{cite(d.cite)}: {expr(d.value)}"
+        case ast.Note():
+            return f"{d.kind} {d.name}{cite(d.cite)} {string(d.text)}"
+    raise TypeError(f"cannot format {d!r}")
+
+
+def params(ps) -> str:
+    return ", ".join(f"{p.name}: {type_text(p.type)}" for p in ps)
+
+
+def row(r: ast.Row, sides: int | None) -> str:
+    parts = []
+    if r.lo is not None:
+        lo, hi = _face_text(r.lo, sides), _face_text(r.hi, sides)
+        parts.append(lo if r.lo == r.hi else f"{lo}-{hi}")
+    parts.append(r.name)
+    if r.title is not None:
+        parts.append(string(r.title))
+    text = " ".join(parts) + f"({args(r.args)})"
+    if r.copies is not None:
+        text += f" x {r.copies}"
+    return text + cite(r.cite)
+
+
+def _face_text(value: int, sides: int | None) -> str:
+    return f"{value:02d}" if sides == 100 else str(value)
+
+
+def args(items) -> str:
+    return ", ".join(f"{a.name}={expr(a.value)}" if isinstance(a, ast.KwArg) else expr(a)
+                     for a in items)
+
+
+# ------------------------------------------------------------------ statements
+def block(b: ast.Block, depth: int) -> str:
+    if not b.stmts:
+        return "{ }"
+    pad = INDENT * (depth + 1)
+    body = "".join(f"\n{pad}{stmt(s, depth + 1)}" for s in b.stmts)
+    return "{" + body + "\n" + INDENT * depth + "}"
+
+
+def target(t: ast.Target) -> str:
+    if not t.indices:
+        return t.name
+    return f"{t.name}[{', '.join(expr(i) for i in t.indices)}]"
+
+
+def stmt(s, depth: int) -> str:
+    match s:
+        case ast.Let():
+            return f"let {s.name} = {expr(s.value)}"
+        case ast.Assign():
+            return f"{target(s.target)} {s.op} {expr(s.value)}"
+        case ast.If():
+            (cond, body), *rest = s.branches
+            text = f"if {expr(cond)} {block(body, depth)}"
+            for cond, body in rest:
+                text += f" elif {expr(cond)} {block(body, depth)}"
+            if s.otherwise is not None:
+                text += f" else {block(s.otherwise, depth)}"
+            return text
+        case ast.For():
+            return f"for {s.name} in {expr(s.iter)} {block(s.body, depth)}"
+        case ast.Repeat():
+            return f"repeat {expr(s.count)} {block(s.body, depth)}"
+        case ast.While():
+            bound = f" max {s.max}" if s.max is not None else ""
+            return f"while {expr(s.cond)}{bound} {block(s.body, depth)}"
+        case ast.Choose():
+            prompt = f" as {string(s.prompt)}" if s.prompt is not None else ""
+            return f"let {s.name} = choose {expr(s.player)} from {expr(s.options)}{prompt}{cite(s.cite)}"
+        case ast.CallStmt():
+            return f"{s.name}({args(s.args)}){cite(s.cite)}"
+        case ast.AddTo():
+            return f"add {expr(s.value)} to {target(s.target)}"
+        case ast.RemoveFrom():
+            return f"remove {expr(s.value)} from {target(s.target)}"
+        case ast.Move():
+            return f"move {expr(s.value)} from {target(s.source)} to {target(s.dest)}"
+        case ast.Shuffle():
+            return f"shuffle {target(s.target)}"
+        case ast.Draw():
+            return f"draw {expr(s.count)} from {target(s.source)} to {target(s.dest)}"
+        case ast.EndGame():
+            return f"end game winners {expr(s.winners)}{cite(s.cite)}"
+        case ast.Log():
+            return "log " + ", ".join([string(s.text)] + [expr(a) for a in s.args])
+        case ast.Break():
+            return "break"
+        case ast.Pass():
+            return "pass"
+    raise TypeError(f"cannot format {s!r}")
+
+
+# ------------------------------------------------------------------ expressions
+def expr(e, need: int = P_IF) -> str:
+    text, prec = _expr(e)
+    return f"({text})" if prec < need else text
+
+
+def _expr(e) -> tuple[str, int]:
+    match e:
+        case ast.IntLit():
+            return str(e.value), P_ATOM
+        case ast.StrLit():
+            return string(e.value), P_ATOM
+        case ast.BoolLit():
+            return ("true" if e.value else "false"), P_ATOM
+        case ast.NoneLit():
+            return "none", P_ATOM
+        case ast.NameRef():
+            return e.name, P_ATOM
+        case ast.ListLit():
+            return "[" + ", ".join(expr(i) for i in e.items) + "]", P_ATOM
+        case ast.Comprehension():
+            fors = " ".join(f"for {f.name} in {expr(f.iter, P_OR)}" for f in e.fors)
+            cond = f" if {expr(e.cond, P_OR)}" if e.cond is not None else ""
+            return f"[{expr(e.expr)} {fors}{cond}]", P_ATOM
+        case ast.IfExpr():
+            return (f"if {expr(e.cond, P_OR)} then {expr(e.then, P_OR)} else {expr(e.other, P_IF)}",
+                    P_IF)
+        case ast.UnaryOp(op="not"):
+            return f"not {expr(e.operand, P_NOT)}", P_NOT
+        case ast.UnaryOp():
+            return f"-{expr(e.operand, P_UNARY)}", P_UNARY
+        case ast.BinOp(op="or"):
+            return f"{expr(e.left, P_OR)} or {expr(e.right, P_AND)}", P_OR
+        case ast.BinOp(op="and"):
+            return f"{expr(e.left, P_AND)} and {expr(e.right, P_NOT)}", P_AND
+        case ast.BinOp(op=op) if op in _CMP:
+            return f"{expr(e.left, P_SUM)} {op} {expr(e.right, P_SUM)}", P_CMP
+        case ast.BinOp(op=op) if op in ("+", "-"):
+            return f"{expr(e.left, P_SUM)} {op} {expr(e.right, P_PROD)}", P_SUM
+        case ast.BinOp(op=op):
+            return f"{expr(e.left, P_PROD)} {op} {expr(e.right, P_UNARY)}", P_PROD
+        case ast.FieldGet():
+            return f"{expr(e.obj, P_POSTFIX)}.{e.name}", P_POSTFIX
+        case ast.IndexGet():
+            return f"{expr(e.obj, P_POSTFIX)}[{', '.join(expr(i) for i in e.indices)}]", P_POSTFIX
+        case ast.CallExpr():
+            return f"{e.name}({args(e.args)})", P_POSTFIX
+        case ast.RollDice():
+            return f"roll {e.count}d{e.sides}", P_ATOM
+        case ast.RollTable():
+            return f"roll {e.table}", P_ATOM
+    raise TypeError(f"cannot format {e!r}")
+
+
+# ------------------------------------------------------------------ scenarios
+def scenario_text(sc: ast.Scenario) -> str:
+    lines = []
+    if sc.players is not None:
+        lines.append(f"players {sc.players}")
+    if sc.seed is not None:
+        lines.append(f"seed {sc.seed}")
+    if sc.position is not None:
+        lines.append(f"position {block(sc.position, 1)}")
+    if sc.run is not None:
+        lines.append(f"run {sc.run.name}({args(sc.run.args)})")
+    if sc.dice:
+        lines.append("dice " + ", ".join(str(d) for d in sc.dice))
+    if sc.choices:
+        lines.append("choices " + ", ".join(expr(c) for c in sc.choices))
+    for value, label in sc.expects:
+        lines.append(f"expect {expr(value)}" + (f" as {string(label)}" if label is not None else ""))
+    body = "".join(f"\n{INDENT}{line}" for line in lines)
+    return f"scenario {string(sc.name)}{cite(sc.cite)} {{{body}\n}}"

@@ -1,0 +1,40 @@
+"""Agents: who picks an option when a player must decide.
+
+An agent is any callable `(state, decision) -> option`. The random agent is seeded and only
+ever returns one of the legal options.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from interpreter.state import Decision, State
+
+
+class Agent(Protocol):
+    def __call__(self, state: State, decision: Decision) -> Any: ...
+
+
+class RandomAgent:
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def __call__(self, state: State, decision: Decision) -> Any:
+        return self.rng.choice(decision.options)
+
+
+def play_out(state: State, agents: list[Agent] | Agent, check_invariants: bool = False) -> State:
+    """Let the agents decide until the game ends; returns the same (now finished) state."""
+    per_seat = agents if isinstance(agents, list) else None
+    while state.pending is not None:
+        decision = state.decision()
+        agent = per_seat[decision.player] if per_seat is not None else agents
+        state.apply(agent(state, decision))
+        if check_invariants:
+            broken = state.check_invariants()
+            if broken:
+                from dsl.errors import RulesetRuntimeError
+
+                raise RulesetRuntimeError(broken)
+    return state

@@ -1,0 +1,202 @@
+"""The `knapper` command line: list, check, simulate, play, fmt, scenario.
+
+Every error a user can cause is printed as a diagnostic (`path:line:col: error[CODE]: ...`)
+with a non-zero exit status, never as a Python traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+import orjson
+
+from dsl.errors import KnapperError
+
+
+class _Group(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KnapperError as err:
+            click.echo(err.render(), err=True)
+            sys.exit(1)
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="knapper")
+def main() -> None:
+    """Knapper: board-game rules as data. Check, simulate and play rulesets."""
+
+
+@main.command("list")
+def list_cmd() -> None:
+    """List the bundled rulesets."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from dsl.resolve import _bundled_index
+    from interpreter.api import load
+
+    table = Table("name", "title", "players", "file")
+    root = None
+    for name, path in sorted(_bundled_index().items()):
+        try:
+            game = load(name)
+            lo, hi = game.players
+            table.add_row(name, game.title, f"{lo}" if lo == hi else f"{lo}-{hi}",
+                          str(path.relative_to(path.parents[1])))
+        except KnapperError as err:
+            table.add_row(name, f"[red]does not compile ({err.code})[/red]", "", str(path))
+    del root
+    Console().print(table)
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print diagnostics as JSON.")
+def check(rulesets: tuple[str, ...], as_json: bool) -> None:
+    """Check rulesets (bundled names or paths) and report every problem."""
+    from dsl.errors import Span, diag
+    from dsl.pipeline import load_program
+    from dsl.resolve import find_ruleset, suggest_ruleset
+
+    failed = False
+    report = []
+    for name in rulesets:
+        path = find_ruleset(name)
+        if path is None:
+            d = diag("K100", f"no ruleset named or found at {name!r}", Span(name, 0, 0, 0, 0),
+                     hint=suggest_ruleset(name) or "run `knapper list`")
+            diagnostics, sources = [d], {}
+        else:
+            _program, diagnostics, sources = load_program(path.read_text(encoding="utf-8"), str(path))
+        errors = [d for d in diagnostics if d.severity == "error"]
+        failed |= bool(errors)
+        if as_json:
+            report.append({"ruleset": name, "ok": not errors,
+                           "diagnostics": [d.to_json() for d in diagnostics]})
+            continue
+        for d in diagnostics:
+            click.echo(d.render(sources), err=True)
+        if not errors:
+            click.echo(f"ok: {name}")
+    if as_json:
+        click.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
+    sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("-n", "--games", default=100, show_default=True, help="Number of games.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the first game.")
+@click.option("--players", type=int, default=None, help="Number of players (default: fewest).")
+@click.option("--jobs", "-j", default=1, show_default=True, help="Worker processes (joblib).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--check-invariants", is_flag=True, help="Check declared invariants after every step.")
+def simulate(ruleset, games, seed, players, jobs, as_json, check_invariants) -> None:
+    """Play GAMES seeded random games and summarise the results."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from interpreter.api import load
+    from interpreter.simulate import simulate as run
+
+    load(ruleset)  # report compile errors before starting workers
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), transient=True,
+                  console=_stderr_console()) as bar:
+        task = bar.add_task(f"simulating {ruleset}", total=games)
+        summary, _ = run(ruleset, games, seed=seed, players=players, jobs=jobs,
+                         check_invariants=check_invariants,
+                         progress=lambda k: bar.advance(task, k))
+    if as_json:
+        click.echo(orjson.dumps(summary.to_json(), option=orjson.OPT_INDENT_2).decode())
+        return
+    _print_summary(summary)
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _print_summary(summary) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=f"{summary.ruleset}: {summary.games} games, {summary.players} players")
+    table.add_column("seat")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    for seat, wins in enumerate(summary.wins, start=1):
+        table.add_row(f"P{seat}", str(wins), f"{wins / max(1, summary.games):.1%}")
+    table.add_row("no winner", str(summary.no_winner), f"{summary.no_winner / max(1, summary.games):.1%}")
+    console.print(table)
+    console.print(f"decisions per game: {summary.decisions_mean:.1f} ± {summary.decisions_sd:.1f}; "
+                  f"rounds per game: {summary.rounds_mean:.1f} ± {summary.rounds_sd:.1f}")
+    console.print(f"{summary.decisions_per_second:,.0f} decisions/s; {summary.seconds:.2f} s in all")
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--players", type=int, default=None, help="Number of players.")
+@click.option("--seat", default=1, show_default=True, help="Your seat (1 = first).")
+@click.option("--seed", default=0, show_default=True)
+def play(ruleset, players, seat, seed) -> None:
+    """Play at the terminal against random agents."""
+    from interpreter.play import play_terminal
+
+    play_terminal(ruleset, players, seat, seed)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--check", "check_only", is_flag=True, help="Exit 1 if a file is not formatted.")
+@click.option("--write", "-w", is_flag=True, help="Rewrite the files in place.")
+def fmt(files, check_only, write) -> None:
+    """Format ruleset files (prints to stdout unless --write or --check)."""
+    from dsl.fmt import format_text
+
+    unformatted = []
+    for name in files:
+        text = Path(name).read_text(encoding="utf-8")
+        out = format_text(text, name)
+        if check_only:
+            if out != text:
+                unformatted.append(name)
+        elif write:
+            if out != text:
+                Path(name).write_text(out, encoding="utf-8")
+        else:
+            click.echo(out, nl=False)
+    for name in unformatted:
+        click.echo(f"would reformat {name}", err=True)
+    sys.exit(1 if unformatted else 0)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+def scenario(files) -> None:
+    """Run scenario files and report each scenario's result with its cited section."""
+    from interpreter.scenario import run_file
+
+    failed = 0
+    total = 0
+    for name in files:
+        for result in run_file(Path(name)):
+            total += 1
+            mark = "PASS" if result.passed else "FAIL"
+            cite = f" §{result.cite}" if result.cite else ""
+            click.echo(f"{mark} {result.name}{cite}")
+            for line in result.problems:
+                click.echo(f"    {line}")
+            failed += not result.passed
+    click.echo(f"{total - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""Versioned JSON save files for states, through cattrs and orjson.
+
+    {"schema_version": 1, "ruleset": "cro-magnon", "fingerprint": "...", "state": {...}}
+
+The fingerprint ties a save to the exact ruleset text it was made with, because the engine's
+position (procedure, instruction) is only meaningful for that text. Every problem with a file
+is a `SaveFileError` with a code and the place in the file, never a traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import cattrs
+import orjson
+
+from dsl.errors import SaveFileError, Span, diag
+from interpreter.game import Game
+from interpreter.state import State
+
+SCHEMA_VERSION = 1
+
+
+@attrs.frozen
+class SavedState:
+    players: int
+    vars: dict[str, Any]
+    stack: list[list[Any]]
+    rng: int
+    script: list[int]
+    pending: list[Any] | None
+    winners: list[int] | None
+    decisions: int
+    rounds: int
+
+
+@attrs.frozen
+class Envelope:
+    schema_version: int
+    ruleset: str
+    fingerprint: str
+    state: SavedState
+
+
+_converter = cattrs.Converter(forbid_extra_keys=True)
+
+
+def to_data(state: State) -> dict:
+    saved = SavedState(
+        players=state.n,
+        vars={spec.name: state.g[spec.slot] for spec in state.game.vars},
+        stack=[list(frame) for frame in state.stack],
+        rng=state.rng,
+        script=list(state.script),
+        pending=list(state.pending) if state.pending is not None else None,
+        winners=state.winners,
+        decisions=state.decisions,
+        rounds=state.rounds,
+    )
+    envelope = Envelope(SCHEMA_VERSION, state.game.name, state.game.fingerprint, saved)
+    return _converter.unstructure(envelope)
+
+
+def dump_state(state: State) -> bytes:
+    return orjson.dumps(to_data(state))
+
+
+def _fail(message: str, where: str, path: str, hint: str | None = None) -> SaveFileError:
+    return SaveFileError(diag("K701", f"{message} (at {where})", Span(path, 0, 0, 0, 0), hint=hint))
+
+
+def load_state(data: bytes | str, game: Game | None = None, path: str = "<save>") -> State:
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as err:
+        raise SaveFileError(diag("K700", f"not a JSON file: {err}", Span(path, 0, 0, 0, 0))) from None
+    if not isinstance(raw, dict):
+        raise _fail("a save file is a JSON object", "the top level", path)
+    version = raw.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise _fail(f"unsupported schema_version {version!r}; this Knapper reads {SCHEMA_VERSION}",
+                    "schema_version", path)
+    try:
+        env = _converter.structure(raw, Envelope)
+    except cattrs.BaseValidationError as err:
+        where = "; ".join(_messages(err))
+        raise _fail("the file does not have the shape of a saved game", where, path) from None
+    if game is None:
+        from interpreter.api import load
+
+        game = load(env.ruleset)
+    if env.ruleset != game.name:
+        raise _fail(f"the game was saved from {env.ruleset!r}, not {game.name!r}", "ruleset", path)
+    if env.fingerprint != game.fingerprint:
+        raise _fail("the ruleset has changed since this game was saved", "fingerprint", path,
+                    hint="load it with the ruleset version it was saved with")
+    return _rebuild(env.state, game, path)
+
+
+def _messages(err) -> list[str]:
+    return [f"{'.'.join(str(p) for p in getattr(exc, '__notes__', []) or [])} {exc}".strip()
+            for exc in cattrs.transform_error(err)] if hasattr(cattrs, "transform_error") else [str(err)]
+
+
+def _rebuild(saved: SavedState, game: Game, path: str) -> State:
+    lo, hi = game.players
+    if not lo <= saved.players <= hi:
+        raise _fail(f"{saved.players} players is not allowed", "state.players", path)
+    state = State(game, saved.players, saved.rng)
+    names = [spec.name for spec in game.vars]
+    if sorted(saved.vars) != sorted(names):
+        missing = sorted(set(names) - set(saved.vars))
+        extra = sorted(set(saved.vars) - set(names))
+        raise _fail(f"variables do not match the ruleset (missing {missing}, unknown {extra})",
+                    "state.vars", path)
+    for spec in game.vars:
+        value = saved.vars[spec.name]
+        if spec.domains:
+            size = 1
+            for domain in spec.domains:
+                size *= len(domain)
+            if not isinstance(value, list) or len(value) != size:
+                raise _fail(f"{spec.name} should have {size} entries", f"state.vars.{spec.name}", path)
+        state.g.append(value)
+    for i, frame in enumerate(saved.stack):
+        where = f"state.stack[{i}]"
+        if len(frame) != 3 or not isinstance(frame[0], int) or not isinstance(frame[1], int) \
+                or not isinstance(frame[2], list):
+            raise _fail("a frame is [procedure, position, locals]", where, path)
+        proc, pc, local = frame
+        if not 0 <= proc < len(game.procs) or not 0 <= pc <= len(game.code[proc]) \
+                or len(local) != game.procs[proc].nlocals:
+            raise _fail("the frame does not fit the ruleset's code", where, path)
+    state.stack = [list(f) for f in saved.stack]
+    state.script = list(saved.script)
+    if saved.pending is not None:
+        if len(saved.pending) != 4 or not state.stack:
+            raise _fail("a pending decision is [player, options, site, slot]", "state.pending", path)
+        who, options, site, slot = saved.pending
+        if not (isinstance(who, int) and 0 <= who < saved.players and isinstance(options, list)
+                and options and isinstance(site, int) and 0 <= site < len(game.sites)
+                and isinstance(slot, int) and 0 <= slot < len(state.stack[-1][2])):
+            raise _fail("the pending decision does not fit the ruleset", "state.pending", path)
+        state.pending = (who, options, site, slot)
+    state.winners = saved.winners
+    state.decisions = saved.decisions
+    state.rounds = saved.rounds
+    if state.pending is None and state.winners is None:
+        raise _fail("the game is neither waiting for a decision nor over", "state", path)
+    return state

@@ -1,0 +1,114 @@
+"""Many seeded random games, in parallel through joblib, summarised.
+
+`simulate(name, games, seed, players, jobs)` plays games `seed .. seed+games-1` (each game's
+dice and agents seeded from its own number, so results do not depend on how games are split
+across workers) and returns a `Summary` of wins per seat, game length and speed.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Callable
+
+import attrs
+from joblib import Parallel, delayed
+
+from interpreter.agents import RandomAgent, play_out
+from interpreter.api import load, new_game
+
+
+@attrs.frozen
+class GameResult:
+    seed: int
+    winners: tuple[int, ...]
+    scores: tuple | None
+    decisions: int
+    rounds: int
+    seconds: float
+
+
+@attrs.frozen
+class Summary:
+    ruleset: str
+    players: int
+    games: int
+    wins: tuple[int, ...]  # games won (alone or shared) per seat
+    no_winner: int
+    decisions_mean: float
+    decisions_sd: float
+    rounds_mean: float
+    rounds_sd: float
+    decisions_per_second: float
+    seconds: float
+
+    def to_json(self) -> dict:
+        data = attrs.asdict(self)
+        data["win_rate"] = [w / self.games for w in self.wins] if self.games else []
+        return data
+
+
+def play_one(name: str, players: int, seed: int, check_invariants: bool = False,
+             save_final: bool = False) -> GameResult | tuple:
+    game = load(name)
+    start = time.perf_counter()
+    state = new_game(game, players=players, seed=seed)
+    play_out(state, RandomAgent(seed), check_invariants=check_invariants)
+    outcome = state.outcome()
+    result = GameResult(seed, tuple(outcome["winners"]),
+                        tuple(outcome["scores"]) if outcome["scores"] is not None else None,
+                        outcome["decisions"], outcome["rounds"], time.perf_counter() - start)
+    if save_final:
+        from interpreter.save import dump_state
+
+        return result, dump_state(state)
+    return result
+
+
+def _batch(name, players, seeds, check_invariants):
+    return [play_one(name, players, s, check_invariants) for s in seeds]
+
+
+def simulate(name: str, games: int, seed: int = 0, players: int | None = None, jobs: int = 1,
+             check_invariants: bool = False,
+             progress: Callable[[int], None] | None = None) -> tuple[Summary, list[GameResult]]:
+    game = load(name)
+    n = players if players is not None else game.players[0]
+    seeds = list(range(seed, seed + games))
+    chunk = max(1, min(200, games // (jobs * 8) or 1))
+    batches = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
+    start = time.perf_counter()
+    results: list[GameResult] = []
+    if jobs == 1:
+        for batch in batches:
+            results += _batch(name, n, batch, check_invariants)
+            if progress:
+                progress(len(batch))
+    else:
+        runner = Parallel(n_jobs=jobs, return_as="generator")
+        for done in runner(delayed(_batch)(name, n, b, check_invariants) for b in batches):
+            results += done
+            if progress:
+                progress(len(done))
+    elapsed = time.perf_counter() - start
+    return summarise(game.name, n, results, elapsed), results
+
+
+def summarise(name: str, players: int, results: list[GameResult], elapsed: float) -> Summary:
+    wins = [0] * players
+    for r in results:
+        for p in r.winners:
+            wins[p] += 1
+    decisions = [r.decisions for r in results]
+    rounds = [r.rounds for r in results]
+    busy = sum(r.seconds for r in results) or 1e-9
+    return Summary(
+        ruleset=name, players=players, games=len(results), wins=tuple(wins),
+        no_winner=sum(1 for r in results if not r.winners),
+        decisions_mean=statistics.fmean(decisions) if decisions else 0.0,
+        decisions_sd=statistics.pstdev(decisions) if len(decisions) > 1 else 0.0,
+        rounds_mean=statistics.fmean(rounds) if rounds else 0.0,
+        rounds_sd=statistics.pstdev(rounds) if len(rounds) > 1 else 0.0,
+        decisions_per_second=sum(decisions) / busy,
+        seconds=elapsed,
+    )
