@@ -47,6 +47,10 @@ class _Dice(str):
     pass
 
 
+class _ZoneKind(tuple):
+    pass
+
+
 def _pick(children, kind, default=None):
     for child in children:
         if isinstance(child, kind):
@@ -171,11 +175,11 @@ class _Builder(Transformer):
 
     def zone_kind(self, meta, ch):
         kind = str(ch[0])
-        return (kind, int(ch[1]) if len(ch) > 1 else None)
+        return _ZoneKind((kind, int(ch[1]) if len(ch) > 1 else None))
 
     def zone_decl(self, meta, ch):
         keys = _pick(ch, _Keys, _Keys())
-        kind, size = _pick(ch, tuple)
+        kind, size = _pick(ch, _ZoneKind)
         elem = _pick(ch, (ast.TypeName, ast.TypeList))
         return ast.Zone(str(ch[0]), tuple(keys), kind, size, elem, _pick(ch, _Vis, "public"),
                         _pick(ch, _Cite), span=self._span(meta))

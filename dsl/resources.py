@@ -7,21 +7,18 @@ distribution carries them as the package data `dsl.grammar` and `interpreter.rul
 from __future__ import annotations
 
 import functools
-from importlib import resources
 from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent.parent
 
 
-def _folder(checkout_name: str, package: str) -> Path:
+def _folder(checkout_name: str, installed: Path) -> Path:
     local = _ROOT / checkout_name
-    if local.is_dir():
-        return local
-    return Path(str(resources.files(package)))
+    return local if local.is_dir() else installed
 
 
 def grammar_path() -> Path:
-    return _folder("grammar", "dsl.grammar") / "knapper.lark"
+    return _folder("grammar", Path(__file__).resolve().parent / "grammar") / "knapper.lark"
 
 
 @functools.cache
@@ -30,4 +27,4 @@ def grammar_text() -> str:
 
 
 def rulesets_root() -> Path:
-    return _folder("rulesets", "interpreter.rulesets")
+    return _folder("rulesets", _ROOT / "interpreter" / "rulesets")

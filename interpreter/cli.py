@@ -6,6 +6,7 @@ with a non-zero exit status, never as a Python traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -22,6 +23,15 @@ class _Group(click.Group):
         except KnapperError as err:
             click.echo(err.render(), err=True)
             sys.exit(1)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except Exception as err:  # noqa: BLE001 - a bug in Knapper, reported without a traceback
+            if os.environ.get("KNAPPER_DEBUG"):
+                raise
+            click.echo(f"internal error [K999]: {type(err).__name__}: {err}\n"
+                       "  = hint: this is a bug in Knapper; rerun with KNAPPER_DEBUG=1 for details",
+                       err=True)
+            sys.exit(3)
 
 
 @click.group(cls=_Group)

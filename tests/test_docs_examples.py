@@ -54,7 +54,7 @@ def test_docs_have_examples() -> None:
 )
 def test_example_parses(name: str, line: int, text: str) -> None:
     assert text.lstrip().startswith("ruleset "), (
-        f"{name}:{line}: an example must be a whole ruleset file starting with `ruleset \"...\"`"
+        f'{name}:{line}: an example must be a whole ruleset file starting with `ruleset "..."`'
     )
     try:
         _parse(text)

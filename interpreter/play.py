@@ -1,0 +1,96 @@
+"""`knapper play`: a person at the terminal against random agents.
+
+Shows what the person may see (their observation), the numbered options and the rule each
+decision comes from; the agents' moves are printed as they happen. `q` quits, `s FILE` saves.
+"""
+
+from __future__ import annotations
+
+import click
+
+from interpreter.agents import RandomAgent
+from interpreter.api import load, new_game
+from interpreter.save import dump_state
+
+
+def _show_position(state, seat: int) -> None:
+    view = state.observation(seat)
+    click.echo(click.style(f"-- round {view['rounds']} --", bold=True))
+    for spec in state.game.vars:
+        value = view["vars"][spec.name]
+        if spec.domains:
+            entries = []
+            for i, v in enumerate(value):
+                if v in (0, None, [], False) or v == "empty":
+                    continue
+                keys = spec.keys_of(i)
+                if keys and spec.domains[0] == tuple(range(len(spec.domains[0]))) and \
+                        spec.domains[0] and isinstance(keys[0], int) and keys[0] >= state.n \
+                        and _first_key_is_player(state, spec):
+                    continue
+                entries.append(f"{_keys_text(state, spec, keys)}={state.game.describe(v)}")
+            shown = ", ".join(entries) if entries else "(all empty)"
+        else:
+            shown = state.game.describe(value)
+        click.echo(f"  {spec.name}: {shown}")
+
+
+def _first_key_is_player(state, spec) -> bool:
+    from dsl import ast
+
+    decl = state.game.program.decls.get(spec.name)
+    keys = getattr(decl, "keys", ())
+    return bool(keys) and isinstance(keys[0], ast.KeyName) and keys[0].name == "player"
+
+
+def _keys_text(state, spec, keys) -> str:
+    parts = []
+    for n, key in enumerate(keys):
+        if n == 0 and _first_key_is_player(state, spec):
+            parts.append(f"P{key + 1}")
+        else:
+            parts.append(str(key))
+    return "[" + ", ".join(parts) + "]"
+
+
+def play_terminal(ruleset: str, players: int | None, seat: int, seed: int) -> None:
+    game = load(ruleset)
+    state = new_game(game, players=players, seed=seed)
+    you = seat - 1
+    if not 0 <= you < state.n:
+        raise click.BadParameter(f"seat must be 1..{state.n}", param_hint="--seat")
+    agent = RandomAgent(seed)
+    click.echo(f"{game.title}: you are P{seat} of {state.n}. Type a number, `q` to quit, "
+               "`s FILE` to save.")
+    while not state.is_over():
+        decision = state.decision()
+        site = game.sites[decision.site]
+        rule = f" (§{site.cite})" if site.cite else ""
+        if decision.player != you:
+            option = agent(state, decision)
+            click.echo(f"P{decision.player + 1} {decision.prompt}{rule}: {game.describe(option)}")
+            state.apply(option)
+            continue
+        _show_position(state, you)
+        click.echo(click.style(f"P{seat}, {decision.prompt}{rule}", bold=True))
+        for i, option in enumerate(decision.options, start=1):
+            click.echo(f"  {i}. {game.describe(option)}")
+        while True:
+            answer = click.prompt("your choice", default="", show_default=False).strip()
+            if answer == "q":
+                click.echo("game abandoned")
+                return
+            if answer.startswith("s "):
+                with open(answer[2:].strip(), "wb") as out:
+                    out.write(dump_state(state))
+                click.echo(f"saved to {answer[2:].strip()}")
+                continue
+            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
+                state.apply(decision.options[int(answer) - 1])
+                break
+            click.echo(f"type a number from 1 to {len(decision.options)}")
+    outcome = state.outcome()
+    winners = ", ".join(f"P{p + 1}" for p in outcome["winners"]) or "nobody"
+    click.echo(click.style(f"game over: winner(s) {winners}", bold=True))
+    if outcome["scores"] is not None:
+        click.echo("scores: " + ", ".join(f"P{i + 1} {s}" for i, s in enumerate(outcome["scores"])))
