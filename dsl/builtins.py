@@ -52,6 +52,10 @@ def _elem(types):
     return t[1] if isinstance(t, tuple) else "any"
 
 
+def _smallest(types):
+    return _elem(types) if len(types) == 1 else types[0]
+
+
 def _same(types):
     return types[0] if types else "any"
 
@@ -59,8 +63,10 @@ def _same(types):
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("len", (1, 1), "int", "len({0})", doc="number of items in a list"),
     Builtin("sum", (1, 1), "int", "sum({0})", doc="sum of a list of numbers"),
-    Builtin("min", (1, 1), _elem, "min({0})", doc="smallest item of a non-empty list"),
-    Builtin("max", (1, 1), _elem, "max({0})", doc="largest item of a non-empty list"),
+    Builtin("min", (1, 2), _smallest, "min({args})",
+            doc="the smaller of two numbers, or the smallest item of a non-empty list"),
+    Builtin("max", (1, 2), _smallest, "max({args})",
+            doc="the larger of two numbers, or the largest item of a non-empty list"),
     Builtin("any", (1, 1), "bool", "any({0})", doc="true if some item is true"),
     Builtin("all", (1, 1), "bool", "all({0})", doc="true if every item is true"),
     Builtin("sorted", (1, 1), _same, "sorted({0})", fresh=True, doc="the list in ascending order"),

@@ -521,7 +521,8 @@ class Compiler:
         if e.name == "distance":
             table = all_pairs_distance(self.sym.adjacency)
             self.env.update(_DIST=table, _FAR=len(table) + 1)
-        return BUILTINS[e.name].template.format(*[self.x(a, scope) for a in args])
+        sources = [self.x(a, scope) for a in args]
+        return BUILTINS[e.name].template.format(*sources, args=", ".join(sources))
 
     def x_RollDice(self, e: ast.RollDice, scope):
         if e.count == 1:

@@ -442,7 +442,11 @@ class TypeChecker:
                            f"{'false' if op == '==' else 'true'}", e.span)
             return "bool"
         if op == "+" and (isinstance(a, tuple) or isinstance(b, tuple)):
-            self.expect(b, a, e.right.span, "the right side of `+`")
+            # joining lists of different kinds is how options end in "done": a mixed list
+            self.expect(a, ("list", ANY), e.left.span, "the left side of `+`")
+            self.expect(b, ("list", ANY), e.right.span, "the right side of `+`")
+            if isinstance(a, tuple) and isinstance(b, tuple) and not fits(a[1], b[1]):
+                return ("list", ANY)
             return a if a != ANY else b
         self.expect(a, "int", e.left.span, f"the left side of `{op}`")
         self.expect(b, "int", e.right.span, f"the right side of `{op}`")
