@@ -1,0 +1,278 @@
+"""Benchmark: random playouts in the interpreter against hand-written Python.
+
+For each benchmark game (a bundled ruleset and a player count) this plays the same seeded
+games with uniformly random agents twice: through the interpreter (`interpreter.api`) and
+through the plain-Python reference in `bench/reference/`. The two sides run in alternating
+batches over several rounds in one process, so drift in machine speed hits both; the table
+shows the median over rounds of games/s and µs per decision, and the ratio
+interpreted/hand-written of the games/s medians. Compiling a ruleset is done once before
+any timing and reported on its own.
+
+    python bench/playouts.py                    # all games, about 1-2 minutes
+    python bench/playouts.py --only pig --games 2000 --rounds 3
+    python bench/playouts.py --json
+
+Decisions per game are reported for both sides as a rules cross-check: in games without
+chance (tic-tac-toe, Connect Four) the same agent seed must give the same game, decision for
+decision; in games with dice the two sides roll different generators, so only the
+distributions should agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import json
+import math
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.reference import connect_four, cro_magnon, pig, tic_tac_toe  # noqa: E402
+from dsl.pipeline import compile_path  # noqa: E402
+from interpreter.api import load, new_game  # noqa: E402
+from interpreter.game import Game  # noqa: E402
+
+# Games whose interpreted/hand-written games/s ratio has a stated target.
+TARGETS = {"tic-tac-toe": 0.35, "pig": 0.35}
+DEFAULT_ROUNDS = 5
+COMPILE_REPEATS = 5
+
+
+class Case:
+    """One benchmark game: a ruleset, a player count, its reference and default batch size."""
+
+    def __init__(self, ruleset: str, players: int, reference: ModuleType, games: int):
+        self.ruleset = ruleset
+        self.players = players
+        self.reference = reference
+        self.games = games
+
+    @property
+    def label(self) -> str:
+        return f"{self.ruleset} {self.players}p"
+
+
+# Batch sizes give each case roughly 2-3 s per round on a 2-core laptop-class machine.
+CASES = [
+    Case("tic-tac-toe", 2, tic_tac_toe, 40_000),
+    Case("connect-four", 2, connect_four, 6_000),
+    Case("pig", 2, pig, 6_000),
+    Case("pig", 4, pig, 4_000),
+    Case("cro-magnon", 2, cro_magnon, 200),
+    Case("cro-magnon", 4, cro_magnon, 80),
+]
+
+
+def interpreted_batch(game: Game, players: int, seeds: range) -> list[int]:
+    decisions = []
+    for seed in seeds:
+        state = new_game(game, players=players, seed=seed)
+        rng = random.Random(seed)
+        while state.pending is not None:
+            state.apply(rng.choice(state.pending[1]))
+        decisions.append(state.decisions)
+    return decisions
+
+
+def reference_batch(playout: Callable[..., int], players: int, seeds: range,
+                    kw: dict[str, Any]) -> list[int]:
+    return [playout(seed, players, **kw) for seed in seeds]
+
+
+def timed(run: Callable[[], list[int]]) -> tuple[float, list[int]]:
+    gc.collect()
+    start = time.perf_counter()
+    decisions = run()
+    return time.perf_counter() - start, decisions
+
+
+def measure_compile(rulesets: list[str]) -> dict[str, dict[str, float]]:
+    """Seconds to compile each ruleset: the first time in this process and the median after.
+
+    The first compile of the first ruleset also builds the Lark parser from the grammar.
+    """
+    times: dict[str, dict[str, float]] = {}
+    for name in rulesets:
+        start = time.perf_counter()
+        compile_path(name)
+        first = time.perf_counter() - start
+        again = []
+        for _ in range(COMPILE_REPEATS):
+            start = time.perf_counter()
+            compile_path(name)
+            again.append(time.perf_counter() - start)
+        times[name] = {"first_s": first, "median_s": statistics.median(again)}
+    return times
+
+
+def side_summary(seconds: list[float], games: int, decisions: list[int]) -> dict[str, Any]:
+    total = sum(decisions)
+    per_round_gps = [games / s for s in seconds]
+    per_round_us = [s / total * 1e6 for s in seconds] if total else [math.nan for _ in seconds]
+    return {
+        "games_per_s": statistics.median(per_round_gps),
+        "us_per_decision": statistics.median(per_round_us),
+        "games_per_s_rounds": per_round_gps,
+        "decisions_per_game": total / games,
+        "decisions_per_game_sd": statistics.stdev(decisions) if len(decisions) > 1 else 0.0,
+    }
+
+
+def run_case(case: Case, game: Game, games: int, rounds: int,
+             log: Callable[[str], None]) -> dict[str, Any]:
+    seeds = range(games)
+    kw: dict[str, Any] = {}
+    if case.ruleset == "cro-magnon":
+        kw["adjacency"] = {k: list(v) for k, v in game.adjacency.items()}
+    interp_s: list[float] = []
+    ref_s: list[float] = []
+    interp_dec: list[int] = []
+    ref_dec: list[int] = []
+    for r in range(rounds):
+        # Alternate which side goes first so neither always follows the other's garbage.
+        order = ("interp", "ref") if r % 2 == 0 else ("ref", "interp")
+        for side in order:
+            if side == "interp":
+                secs, dec = timed(lambda: interpreted_batch(game, case.players, seeds))
+                interp_s.append(secs)
+                if interp_dec and dec != interp_dec:
+                    raise SystemExit(f"{case.label}: the interpreter is not deterministic")
+                interp_dec = dec
+            else:
+                secs, dec = timed(lambda: reference_batch(case.reference.playout, case.players,
+                                                          seeds, kw))
+                ref_s.append(secs)
+                ref_dec = dec
+        log(f"{case.label}: round {r + 1}/{rounds} interpreter {interp_s[-1]:.2f} s, "
+            f"reference {ref_s[-1]:.2f} s")
+    interp = side_summary(interp_s, games, interp_dec)
+    ref = side_summary(ref_s, games, ref_dec)
+    same = sum(a == b for a, b in zip(interp_dec, ref_dec))
+    result = {
+        "game": case.label,
+        "ruleset": case.ruleset,
+        "players": case.players,
+        "games": games,
+        "rounds": rounds,
+        "interpreter": interp,
+        "reference": ref,
+        "ratio": interp["games_per_s"] / ref["games_per_s"],
+        "same_decisions_per_seed": same,
+        "target": TARGETS.get(case.ruleset),
+    }
+    return result
+
+
+def environment() -> dict[str, Any]:
+    return {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+    }
+
+
+def print_report(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    env = report["environment"]
+    table = Table(title=f"Random playouts, median of {report['rounds']} rounds "
+                        f"(Python {env['python']}, {env['cpus']} CPUs)")
+    for column in ("game", "games"):
+        table.add_column(column)
+    for column in ("interp games/s", "interp µs/dec", "ref games/s", "ref µs/dec", "ratio",
+                   "target", "dec/game interp", "dec/game ref", "same per seed"):
+        table.add_column(column, justify="right")
+    for res in report["results"]:
+        interp, ref = res["interpreter"], res["reference"]
+        target = res["target"]
+        ratio = f"{res['ratio']:.3f}"
+        if target is not None:
+            ratio = f"[green]{ratio}[/green]" if res["ratio"] >= target else f"[red]{ratio}[/red]"
+        table.add_row(
+            res["game"], str(res["games"]),
+            f"{interp['games_per_s']:,.1f}", f"{interp['us_per_decision']:.2f}",
+            f"{ref['games_per_s']:,.1f}", f"{ref['us_per_decision']:.2f}",
+            ratio, "" if target is None else f">= {target}",
+            f"{interp['decisions_per_game']:.2f}", f"{ref['decisions_per_game']:.2f}",
+            f"{res['same_decisions_per_seed']}/{res['games']}",
+        )
+    console.print(table)
+
+    ctable = Table(title="Compile time (excluded from the playouts above)")
+    ctable.add_column("ruleset")
+    ctable.add_column("first compile in process", justify="right")
+    ctable.add_column(f"median of {COMPILE_REPEATS} more", justify="right")
+    for name, t in report["compile"].items():
+        ctable.add_row(name, f"{t['first_s'] * 1e3:.1f} ms", f"{t['median_s'] * 1e3:.1f} ms")
+    console.print(ctable)
+    console.print("The first compile in the process also builds the Lark parser.")
+    console.print("ratio = interpreted games/s / hand-written games/s (medians). "
+                  "Target: ratio >= 0.35 for tic-tac-toe and pig.")
+    for res in report["results"]:
+        if res["target"] is not None and res["ratio"] < res["target"]:
+            console.print(f"[red]missed[/red]: {res['game']} ratio {res['ratio']:.3f} "
+                          f"< {res['target']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print a JSON object instead")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per batch for every selected game (default: per game)")
+    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
+                        help=f"alternating interpreter/reference rounds (default {DEFAULT_ROUNDS})")
+    parser.add_argument("--only", action="append", metavar="NAME",
+                        help="a ruleset (e.g. pig) or game label (e.g. 'pig 4p'); repeatable")
+    args = parser.parse_args(argv)
+
+    cases = CASES
+    if args.only:
+        wanted = set(args.only)
+        cases = [c for c in CASES if c.ruleset in wanted or c.label in wanted]
+        if not cases:
+            known = ", ".join(sorted({c.ruleset for c in CASES}))
+            parser.error(f"no benchmark game matches {args.only}; known: {known}")
+    if args.rounds < 1 or (args.games is not None and args.games < 2):
+        parser.error("--rounds must be >= 1 and --games >= 2")
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    rulesets = list(dict.fromkeys(c.ruleset for c in cases))
+    compile_times = measure_compile(rulesets)
+    games = {name: load(name) for name in rulesets}
+
+    results = [run_case(case, games[case.ruleset], args.games or case.games, args.rounds, log)
+               for case in cases]
+    report = {
+        "environment": environment(),
+        "rounds": args.rounds,
+        "compile": compile_times,
+        "results": results,
+        "targets": TARGETS,
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_report(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""Save files: versioned envelope, round trip, and clear errors for every kind of bad file."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from dsl.errors import SaveFileError
+from interpreter.api import load, new_game
+from interpreter.save import SCHEMA_VERSION, dump_state, load_state
+
+
+@pytest.fixture
+def saved():
+    state = new_game(load("connect-four"), players=2, seed=4)
+    for _ in range(5):
+        state.apply(state.decision().options[0])
+    return state, orjson.loads(dump_state(state))
+
+
+def test_envelope(saved):
+    _, data = saved
+    assert data["schema_version"] == SCHEMA_VERSION
+    assert data["ruleset"] == "connect-four"
+    assert set(data["state"]) >= {"vars", "stack", "rng", "pending"}
+
+
+def test_round_trip_without_the_game_argument(saved):
+    state, data = saved
+    restored = load_state(orjson.dumps(data))
+    assert dump_state(restored) == dump_state(state)
+
+
+@pytest.mark.parametrize("mutate, code, words", [
+    (lambda d: b"not json", "K700", "not a JSON file"),
+    (lambda d: orjson.dumps([1, 2]), "K701", "JSON object"),
+    (lambda d: orjson.dumps({**d, "schema_version": 99}), "K701", "schema_version"),
+    (lambda d: orjson.dumps({**d, "fingerprint": "0000"}), "K701", "changed since"),
+    (lambda d: orjson.dumps({**d, "ruleset": "pig"}), "K701", "saved from"),
+    (lambda d: orjson.dumps({**d, "state": {**d["state"], "vars": {}}}), "K701", "variables"),
+    (lambda d: orjson.dumps({**d, "state": {**d["state"], "stack": [[99, 0, []]]}}), "K701", "frame"),
+    (lambda d: orjson.dumps({**d, "state": {**d["state"], "rng": "x"}}), "K701", "shape"),
+    (lambda d: orjson.dumps({**d, "state": {**d["state"], "pending": [0, [], 0, 0]}}), "K701",
+     "pending"),
+    (lambda d: orjson.dumps({**d, "extra": 1}), "K701", "shape"),
+])
+def test_bad_files_give_clear_errors(saved, mutate, code, words):
+    state, data = saved
+    with pytest.raises(SaveFileError) as err:
+        load_state(mutate(data), state.game, path="game.json")
+    assert err.value.code == code
+    assert words in err.value.render()
+    assert "game.json" in err.value.render()
