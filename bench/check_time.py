@@ -1,0 +1,113 @@
+"""Benchmark: whole-process time of `knapper check` on every bundled ruleset.
+
+Each run is a fresh `python -m interpreter.cli check NAME...` process, so the figure is
+what a user waits for: interpreter startup, imports, building the parser, then parsing,
+resolving and checking every ruleset. For comparison it also times a process that only
+imports the CLI module (`python -c "import interpreter.cli"`) and one that does nothing
+(`python -c pass`). Medians over several runs, after one untimed warm-up of each.
+
+    python bench/check_time.py
+    python bench/check_time.py --runs 15 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from dsl.resolve import bundled_names
+
+DEFAULT_RUNS = 9
+
+
+def time_process(argv: list[str], runs: int) -> list[float]:
+    """Wall-clock seconds of `runs` runs of `argv` started from the repository root."""
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    env = dict(os.environ, PYTHONPATH=path)
+    subprocess.run(argv, cwd=ROOT, env=env, check=True, capture_output=True)  # warm the caches
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, cwd=ROOT, env=env, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print a JSON object instead")
+    parser.add_argument(
+        "--runs", type=int, default=DEFAULT_RUNS, help=f"timed runs each (default {DEFAULT_RUNS})"
+    )
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be >= 1")
+
+    names = bundled_names()
+    commands = {
+        "knapper check (all bundled)": [sys.executable, "-m", "interpreter.cli", "check", *names],
+        "import interpreter.cli": [sys.executable, "-c", "import interpreter.cli"],
+        "python -c pass": [sys.executable, "-c", "pass"],
+    }
+    rows = []
+    for label, command in commands.items():
+        times = time_process(command, args.runs)
+        rows.append(
+            {
+                "what": label,
+                "command": command[1:],
+                "median_s": statistics.median(times),
+                "min_s": min(times),
+                "max_s": max(times),
+                "runs": times,
+            }
+        )
+    report = {
+        "environment": {
+            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+        },
+        "rulesets": names,
+        "results": rows,
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        title=f"Whole-process time, {args.runs} runs (Python {platform.python_version()})"
+    )
+    table.add_column("process")
+    for column in ("median", "min", "max"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        table.add_row(
+            row["what"], *(f"{row[k] * 1e3:.0f} ms" for k in ("median_s", "min_s", "max_s"))
+        )
+    console = Console(width=None if sys.stdout.isatty() else 100)
+    console.print(table)
+    console.print(f"rulesets checked: {', '.join(names)}")
+    check, imports = rows[0]["median_s"], rows[1]["median_s"]
+    console.print(f"check minus import: {(check - imports) * 1e3:.0f} ms for {len(names)} rulesets")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

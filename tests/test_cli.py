@@ -1,0 +1,84 @@
+"""The command line: every command runs, errors are diagnostics with non-zero exits."""
+
+from __future__ import annotations
+
+import orjson
+from click.testing import CliRunner
+
+from interpreter.cli import main
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_list_names_every_bundled_ruleset():
+    out = run("list")
+    assert out.exit_code == 0
+    for name in ("tic-tac-toe", "connect-four", "pig", "cro-magnon"):
+        assert name in out.output
+
+
+def test_check_ok_and_error(tmp_path):
+    assert run("check", "pig").exit_code == 0
+    bad = tmp_path / "bad.knap"
+    bad.write_text('ruleset "bad"\nplayers 2\nround max 3 {\n  let x = nope + 1\n}\n')
+    out = run("check", str(bad))
+    assert out.exit_code == 1
+    assert f"{bad}:4:11: error[K201]: unknown name 'nope'" in out.output
+    assert "^^^^" in out.output
+    assert "Traceback" not in out.output
+
+
+def test_check_json():
+    out = run("check", "--json", "tic-tac-toe")
+    assert out.exit_code == 0
+    assert orjson.loads(out.output)[0]["ok"] is True
+
+
+def test_check_unknown_name_is_a_diagnostic():
+    out = run("check", "tic-tac-tow")
+    assert out.exit_code == 1 and "K100" in out.output and "did you mean" in out.output
+
+
+def test_simulate_json_reports_wins_length_and_speed():
+    out = run("simulate", "tic-tac-toe", "-n", "50", "--seed", "1", "--json")
+    assert out.exit_code == 0
+    data = orjson.loads(out.output)
+    assert data["games"] == 50 and len(data["wins"]) == 2
+    assert sum(data["wins"]) + data["no_winner"] == 50
+    assert data["decisions_mean"] > 0 and data["decisions_per_second"] > 0
+
+
+def test_simulate_is_the_same_in_parallel():
+    one = orjson.loads(run("simulate", "pig", "-n", "40", "--json").output)
+    two = orjson.loads(run("simulate", "pig", "-n", "40", "--json", "--jobs", "2").output)
+    for key in ("wins", "no_winner", "decisions_mean", "rounds_mean"):
+        assert one[key] == two[key]
+
+
+def test_simulate_table():
+    out = run("simulate", "connect-four", "-n", "20")
+    assert out.exit_code == 0 and "win rate" in out.output and "decisions/s" in out.output
+
+
+def test_play_at_the_terminal():
+    out = run("play", "tic-tac-toe", input="1\n1\n1\n1\n1\n")
+    assert out.exit_code == 0
+    assert "place your mark (§rules)" in out.output
+    assert "game over" in out.output
+
+
+def test_play_rejects_bad_input_and_can_quit():
+    out = run("play", "tic-tac-toe", input="99\nq\n")
+    assert "type a number from 1 to 9" in out.output and "game abandoned" in out.output
+
+
+def test_fmt_check_and_print(tmp_path):
+    src = tmp_path / "t.knap"
+    src.write_text('ruleset "t"   players 2 round max 1 { end game winners [] }')
+    assert run("fmt", "--check", str(src)).exit_code == 1
+    out = run("fmt", str(src))
+    assert out.output.startswith('ruleset "t"\n\nplayers 2\n')
+    assert run("fmt", "--write", str(src)).exit_code == 0
+    assert run("fmt", "--check", str(src)).exit_code == 0

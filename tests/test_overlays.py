@@ -1,0 +1,91 @@
+"""Variants as overlays: set, replace, add, remove, row edits, and errors for unknown names."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsl.errors import CheckProblem
+from dsl.pipeline import compile_text, load_program
+from interpreter.api import new_game
+
+BASE = "tic-tac-toe"
+
+
+def codes(text: str) -> list[str]:
+    _, diagnostics, _ = load_program(text, "variant.knap")
+    return [d.code for d in diagnostics]
+
+
+def test_set_a_parameter():
+    game = compile_text(f'''
+variant "misere" extends "{BASE}" §rules
+set marks = [o, x]
+''', "misere.knap")
+    state = new_game(game, players=2)
+    state.apply(4)
+    assert state.get("cell", 4) == "o"
+
+
+def test_replace_and_add():
+    game = compile_text(f'''
+variant "first-move-wins" extends "{BASE}"
+add var moves: int = 0
+replace round max 5 {{
+  for p in players {{
+    let i = choose p from [c for c in range(0, 9) if cell[c] == empty]
+    cell[i] = marks[p]
+    moves += 1
+    end game winners [p]
+  }}
+}}
+''', "v.knap")
+    state = new_game(game, players=2)
+    state.apply(0)
+    assert state.outcome()["winners"] == [0] and state.get("moves") == 1
+
+
+def test_variant_of_a_variant_and_row_edits(tmp_path):
+    base = tmp_path / "base.knap"
+    base.write_text('''
+ruleset "cards"
+players 1
+record card { value: int }
+table deck_cards: card { a (1)  b (2) }
+var total: int = 0
+round max 1 {
+  total = sum([c.value for c in rows(deck_cards)])
+  end game winners [player(1)]
+}
+''')
+    (tmp_path / "v1.knap").write_text('variant "v1" extends "base.knap"\nadd row deck_cards c (4)\n')
+    (tmp_path / "v2.knap").write_text('variant "v2" extends "v1.knap"\nremove row deck_cards a\n')
+    text = (tmp_path / "v2.knap").read_text()
+    game = compile_text(text, str(tmp_path / "v2.knap"))
+    assert new_game(game).get("total") == 6
+
+
+@pytest.mark.parametrize("overlay, code", [
+    ("set nothing = 1", "K105"),
+    ("replace fn nope(): int = 1", "K106"),
+    ("add enum mark { a }", "K107"),
+    ("remove nothing", "K108"),
+    ("replace param cell: int = 1", "K110"),
+    ("add row nothing a (1)", "K111"),
+])
+def test_touching_unknown_names_is_an_error(overlay, code):
+    assert code in codes(f'variant "v" extends "{BASE}"\n{overlay}\n')
+
+
+def test_unknown_base_suggests_a_name():
+    _, diagnostics, _ = load_program('variant "v" extends "tic-tac-tow"\n', "v.knap")
+    assert diagnostics[0].code == "K104"
+    assert "did you mean 'tic-tac-toe'" in diagnostics[0].hint
+
+
+def test_overlay_in_a_plain_ruleset_is_refused():
+    assert "K112" in codes('ruleset "r"\nplayers 1\nset x = 1\n')
+
+
+def test_a_broken_variant_does_not_compile():
+    with pytest.raises(CheckProblem):
+        compile_text(f'variant "v" extends "{BASE}"\nset marks = 3\n', "v.knap")
