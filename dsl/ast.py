@@ -30,7 +30,7 @@ class TypeName:
 
 @node
 class TypeList:
-    elem: "Type"
+    elem: Type
     span: Span = _span()
 
 
@@ -85,30 +85,30 @@ class NameRef:
 
 @node
 class ListLit:
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
     span: Span = _span()
 
 
 @node
 class CompFor:
     name: str
-    iter: "Expr"
+    iter: Expr
     span: Span = _span()
 
 
 @node
 class Comprehension:
-    expr: "Expr"
+    expr: Expr
     fors: tuple[CompFor, ...]
-    cond: "Expr | None"
+    cond: Expr | None
     span: Span = _span()
 
 
 @node
 class IfExpr:
-    cond: "Expr"
-    then: "Expr"
-    other: "Expr"
+    cond: Expr
+    then: Expr
+    other: Expr
     span: Span = _span()
 
 
@@ -117,43 +117,43 @@ class BinOp:
     """Arithmetic, comparison, membership and boolean operators (`op` is the operator's text)."""
 
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     span: Span = _span()
 
 
 @node
 class UnaryOp:
     op: str  # "not" or "-"
-    operand: "Expr"
+    operand: Expr
     span: Span = _span()
 
 
 @node
 class FieldGet:
-    obj: "Expr"
+    obj: Expr
     name: str
     span: Span = _span()
 
 
 @node
 class IndexGet:
-    obj: "Expr"
-    indices: tuple["Expr", ...]
+    obj: Expr
+    indices: tuple[Expr, ...]
     span: Span = _span()
 
 
 @node
 class KwArg:
     name: str
-    value: "Expr"
+    value: Expr
     span: Span = _span()
 
 
 @node
 class CallExpr:
     name: str
-    args: tuple["Expr | KwArg", ...]
+    args: tuple[Expr | KwArg, ...]
     span: Span = _span()
 
 
@@ -170,8 +170,23 @@ class RollTable:
     span: Span = _span()
 
 
-Expr = Union[IntLit, StrLit, BoolLit, NoneLit, NameRef, ListLit, Comprehension, IfExpr, BinOp,
-             UnaryOp, FieldGet, IndexGet, CallExpr, RollDice, RollTable]
+Expr = Union[
+    IntLit,
+    StrLit,
+    BoolLit,
+    NoneLit,
+    NameRef,
+    ListLit,
+    Comprehension,
+    IfExpr,
+    BinOp,
+    UnaryOp,
+    FieldGet,
+    IndexGet,
+    CallExpr,
+    RollDice,
+    RollTable,
+]
 
 
 # ------------------------------------------------------------------ statements
@@ -199,8 +214,8 @@ class Assign:
 
 @node
 class If:
-    branches: tuple[tuple[Expr, "Block"], ...]
-    otherwise: "Block | None"
+    branches: tuple[tuple[Expr, Block], ...]
+    otherwise: Block | None
     span: Span = _span()
 
 
@@ -208,14 +223,14 @@ class If:
 class For:
     name: str
     iter: Expr
-    body: "Block"
+    body: Block
     span: Span = _span()
 
 
 @node
 class Repeat:
     count: Expr
-    body: "Block"
+    body: Block
     span: Span = _span()
 
 
@@ -223,7 +238,7 @@ class Repeat:
 class While:
     cond: Expr
     max: int | None
-    body: "Block"
+    body: Block
     span: Span = _span()
 
 
@@ -305,8 +320,25 @@ class Pass:
     span: Span = _span()
 
 
-Stmt = Union[Let, Assign, If, For, Repeat, While, Choose, CallStmt, AddTo, RemoveFrom, Move,
-             Shuffle, Draw, EndGame, Log, Break, Pass]
+Stmt = Union[
+    Let,
+    Assign,
+    If,
+    For,
+    Repeat,
+    While,
+    Choose,
+    CallStmt,
+    AddTo,
+    RemoveFrom,
+    Move,
+    Shuffle,
+    Draw,
+    EndGame,
+    Log,
+    Break,
+    Pass,
+]
 
 
 @node
@@ -529,8 +561,28 @@ class Note:
     span: Span = _span()
 
 
-Decl = Union[Import, Title, Source, Players, Bound, Param, Enum, Record, Table, Map, Var, Zone,
-             Pool, Fn, Proc, Setup, Round, Score, Invariant, Note]
+Decl = Union[
+    Import,
+    Title,
+    Source,
+    Players,
+    Bound,
+    Param,
+    Enum,
+    Record,
+    Table,
+    Map,
+    Var,
+    Zone,
+    Pool,
+    Fn,
+    Proc,
+    Setup,
+    Round,
+    Score,
+    Invariant,
+    Note,
+]
 
 
 # ------------------------------------------------------------------ overlays

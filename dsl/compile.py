@@ -13,7 +13,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from dsl import ast
 from dsl.builtins import BUILTINS, HELPERS, STATE_NAMES
@@ -90,15 +91,36 @@ def _copy(value):
     return value[:] if type(value) is list else value
 
 
-RUNTIME = {"_die": _die, "_shuffle": _shuffle, "_remove": _remove, "_draw": _draw,
-           "_suspend": _suspend, "_end": _end, "_fault": _fault, "_copy": _copy,
-           "RulesetFault": RulesetFault, **HELPERS}
+RUNTIME = {
+    "_die": _die,
+    "_shuffle": _shuffle,
+    "_remove": _remove,
+    "_draw": _draw,
+    "_suspend": _suspend,
+    "_end": _end,
+    "_fault": _fault,
+    "_copy": _copy,
+    "RulesetFault": RulesetFault,
+    **HELPERS,
+}
 
 
 def _fresh(expr) -> bool:
     """Does the expression always build a new value (so no copy is needed on assignment)?"""
-    if isinstance(expr, (ast.ListLit, ast.Comprehension, ast.RollDice, ast.IntLit, ast.StrLit,
-                         ast.BoolLit, ast.NoneLit, ast.BinOp, ast.UnaryOp)):
+    if isinstance(
+        expr,
+        (
+            ast.ListLit,
+            ast.Comprehension,
+            ast.RollDice,
+            ast.IntLit,
+            ast.StrLit,
+            ast.BoolLit,
+            ast.NoneLit,
+            ast.BinOp,
+            ast.UnaryOp,
+        ),
+    ):
         return True
     if isinstance(expr, ast.CallExpr):
         spec = BUILTINS.get(expr.name)
@@ -130,7 +152,7 @@ class Scope:
         self.names.append(f"${hint}")
         return len(self.names) - 1
 
-    def inner(self, bound: list[str]) -> "Scope":
+    def inner(self, bound: list[str]) -> Scope:
         """A scope for a comprehension: its loop names become Python names."""
         child = Scope.__new__(Scope)
         child.names = self.names
@@ -199,24 +221,31 @@ class Compiler:
         for fn in self.program.get(ast.Fn):
             scope = Scope(tuple(p.name for p in fn.params), python_params=True)
             params = "".join(f", v_{p.name}" for p in fn.params)
-            self.env[f"_F_{fn.name}"] = eval(f"lambda st{params}: {self.x(fn.body, scope)}",
-                                             self.env)  # noqa: S307
+            self.env[f"_F_{fn.name}"] = eval(
+                f"lambda st{params}: {self.x(fn.body, scope)}", self.env
+            )  # noqa: S307
         unlinked = [self._main()] + [self._proc(proc) for proc in procs]
         codes, infos = [], []
         for index, (code, info) in enumerate(unlinked):
             linked = self._link(code, index)
             codes.append(linked)
-            infos.append(ProcInfo(*info[:4], self.nlocals[index],
-                                  tuple(span for _, span in code.items), info[4]))
+            infos.append(
+                ProcInfo(
+                    *info[:4], self.nlocals[index], tuple(span for _, span in code.items), info[4]
+                )
+            )
         var_specs = tuple(self._var_spec(slot, decl) for slot, decl in enumerate(sym.state_decls))
-        invariants = tuple((inv.name, inv.cite, self.lam(self.x(inv.value, Scope())))
-                           for inv in self.program.get(ast.Invariant))
+        invariants = tuple(
+            (inv.name, inv.cite, self.lam(self.x(inv.value, Scope())))
+            for inv in self.program.get(ast.Invariant)
+        )
         score_decl = self.program.one(ast.Score)
         score = None
         if score_decl is not None:
             score = self.lam(self.x(score_decl.value, Scope((score_decl.param,))))
-        notes = tuple(NoteInfo(n.kind, n.name, n.text, n.cite, n.span)
-                      for n in self.program.get(ast.Note))
+        notes = tuple(
+            NoteInfo(n.kind, n.name, n.text, n.cite, n.span) for n in self.program.get(ast.Note)
+        )
         players = self.program.one(ast.Players)
         bound = self.program.one(ast.Bound)
         title = self.program.one(ast.Title)
@@ -258,7 +287,7 @@ class Compiler:
             return str(pc + 1)
         if mark.startswith("@"):
             return str(code.labels[int(mark[1:])])
-        index, nargs = mark[len("locals"):].split("-")
+        index, nargs = mark[len("locals") :].split("-")
         return str(self.nlocals[int(index)] - int(nargs))
 
     def _main(self):
@@ -274,8 +303,9 @@ class Compiler:
             top = code.label()
             code.place(top)
             message = self.const(f"the game did not end within its {rnd.max} rounds")
-            code.step(f"st.rounds += 1\nif st.rounds > {rnd.max}: _fault('K404', {message})",
-                      rnd.span)
+            code.step(
+                f"st.rounds += 1\nif st.rounds > {rnd.max}: _fault('K404', {message})", rnd.span
+            )
             self.block(rnd.body, code, scope)
             code.emit(f"return \x00@{top}\x00", rnd.span)
         code.emit("_fault('K407', 'the game ended without `end game`')", span)
@@ -304,7 +334,11 @@ class Compiler:
             n = decl.size
             one = (lambda st: [None] * n) if decl.kind == "row" else (lambda st: [])
         else:
-            value = self.lam(self.x(decl.value, Scope())) if decl.value is not None else (lambda st, L: 0)
+            value = (
+                self.lam(self.x(decl.value, Scope()))
+                if decl.value is not None
+                else (lambda st, L: 0)
+            )
             one = lambda st, value=value: _copy(value(st, []))  # noqa: E731
         if domains:
             init = lambda st, one=one, size=size: [one(st) for _ in range(size)]  # noqa: E731
@@ -337,7 +371,9 @@ class Compiler:
         end = code.label()
         for cond, body in s.branches:
             skip = code.label()
-            code.emit(f"return \x00next\x00 if {self.x(cond, scope)} else \x00@{skip}\x00", cond.span)
+            code.emit(
+                f"return \x00next\x00 if {self.x(cond, scope)} else \x00@{skip}\x00", cond.span
+            )
             self.block(body, code, scope)
             code.emit(f"return \x00@{end}\x00", body.span)
             code.place(skip)
@@ -359,8 +395,10 @@ class Compiler:
         it, idx = scope.temp("items"), scope.temp("index")
         code.step(f"L[{it}] = list({self.x(s.iter, scope)})\nL[{idx}] = 0", s.iter.span)
         var = scope.slot(s.name)
-        test = (f"k = L[{idx}]\nif k >= len(L[{it}]): return \x00end\x00\n"
-                f"L[{var}] = L[{it}][k]\nL[{idx}] = k + 1\nreturn \x00next\x00")
+        test = (
+            f"k = L[{idx}]\nif k >= len(L[{it}]): return \x00end\x00\n"
+            f"L[{var}] = L[{it}][k]\nL[{idx}] = k + 1\nreturn \x00next\x00"
+        )
         self._loop(code, s, test, s.body, scope)
 
     def s_Repeat(self, s: ast.Repeat, code, scope):
@@ -374,8 +412,10 @@ class Compiler:
         bound = s.max if s.max is not None else 0
         message = self.const(f"the loop ran more than its bound of {bound} times")
         code.step(f"L[{turns}] = 0", s.span)
-        test = (f"if not ({self.x(s.cond, scope)}): return \x00end\x00\nL[{turns}] += 1\n"
-                f"if L[{turns}] > {bound}: _fault('K405', {message})\nreturn \x00next\x00")
+        test = (
+            f"if not ({self.x(s.cond, scope)}): return \x00end\x00\nL[{turns}] += 1\n"
+            f"if L[{turns}] > {bound}: _fault('K405', {message})\nreturn \x00next\x00"
+        )
         self._loop(code, s, test, s.body, scope)
 
     def s_Break(self, s: ast.Break, code, scope):
@@ -387,45 +427,62 @@ class Compiler:
         player = self.x(s.player, scope)
         slot = scope.slot(s.name)
         site = len(self.sites)
-        self.sites.append(ChooseSite(s.prompt or f"choose {s.name}", s.cite, self.current_proc,
-                                     s.span))
-        code.emit(f"o = {options}\nif type(o) is not list: o = list(o)\n"
-                  f"if len(o) == 1:\n    L[{slot}] = o[0]\n    return \x00next\x00\n"
-                  f"return _suspend(st, o, {player}, {site}, {slot})", s.span)
+        self.sites.append(
+            ChooseSite(s.prompt or f"choose {s.name}", s.cite, self.current_proc, s.span)
+        )
+        code.emit(
+            f"o = {options}\nif type(o) is not list: o = list(o)\n"
+            f"if len(o) == 1:\n    L[{slot}] = o[0]\n    return \x00next\x00\n"
+            f"return _suspend(st, o, {player}, {site}, {slot})",
+            s.span,
+        )
 
     def s_CallStmt(self, s: ast.CallStmt, code, scope):
         index = self.proc_index[s.name]
         args = ", ".join(self.x(a, scope) for a in s.args if not isinstance(a, ast.KwArg))
         nargs = len([a for a in s.args if not isinstance(a, ast.KwArg)])
         # the callee's local count is known only after all procedures are compiled
-        code.emit(f"st.stack.append([{index}, 0, [{args}] + [None] * \x00locals{index}-{nargs}\x00])\n"
-                  f"return {CALL}", s.span)
+        code.emit(
+            f"st.stack.append([{index}, 0, [{args}] + [None] * \x00locals{index}-{nargs}\x00])\n"
+            f"return {CALL}",
+            s.span,
+        )
 
     def s_AddTo(self, s: ast.AddTo, code, scope):
         code.step(f"{self.place(s.target, scope)}.append({self.x(s.value, scope)})", s.span)
 
     def s_RemoveFrom(self, s: ast.RemoveFrom, code, scope):
         where = repr(s.target.name)
-        code.step(f"_remove({self.place(s.target, scope)}, {self.x(s.value, scope)}, {where})", s.span)
+        code.step(
+            f"_remove({self.place(s.target, scope)}, {self.x(s.value, scope)}, {where})", s.span
+        )
 
     def s_Move(self, s: ast.Move, code, scope):
         where = repr(s.source.name)
-        code.step(f"v = {self.x(s.value, scope)}\n_remove({self.place(s.source, scope)}, v, {where})\n"
-                  f"{self.place(s.dest, scope)}.append(v)", s.span)
+        code.step(
+            f"v = {self.x(s.value, scope)}\n_remove({self.place(s.source, scope)}, v, {where})\n"
+            f"{self.place(s.dest, scope)}.append(v)",
+            s.span,
+        )
 
     def s_Shuffle(self, s: ast.Shuffle, code, scope):
         code.step(f"_shuffle(st, {self.place(s.target, scope)})", s.span)
 
     def s_Draw(self, s: ast.Draw, code, scope):
-        code.step(f"_draw({self.place(s.source, scope)}, {self.place(s.dest, scope)}, "
-                  f"{self.x(s.count, scope)})", s.span)
+        code.step(
+            f"_draw({self.place(s.source, scope)}, {self.place(s.dest, scope)}, "
+            f"{self.x(s.count, scope)})",
+            s.span,
+        )
 
     def s_EndGame(self, s: ast.EndGame, code, scope):
         code.emit(f"return _end(st, {self.x(s.winners, scope)})", s.span)
 
     def s_Log(self, s: ast.Log, code, scope):
         args = ", ".join(self.x(a, scope) for a in s.args)
-        code.step(f"if st.trace is not None: st.trace.append(('log', {s.text!r}, [{args}]))", s.span)
+        code.step(
+            f"if st.trace is not None: st.trace.append(('log', {s.text!r}, [{args}]))", s.span
+        )
 
     # ------------------------------------------------------------------ places
     def place(self, t: ast.Target, scope: Scope) -> str:
@@ -445,7 +502,7 @@ class Compiler:
         for n, (key, index) in enumerate(zip(decl.keys, indices)):
             index_map = self.const(self.sym.domain_index(key), "m")
             stride = 1
-            for size in sizes[n + 1:]:
+            for size in sizes[n + 1 :]:
                 stride *= size
             term = f"{index_map}[{self.x(index, scope)}]"
             parts.append(term if stride == 1 else f"{term} * {stride}")
@@ -494,7 +551,11 @@ class Compiler:
         return f"({self.x(e.then, scope)} if {self.x(e.cond, scope)} else {self.x(e.other, scope)})"
 
     def x_UnaryOp(self, e, scope):
-        return f"(not {self.x(e.operand, scope)})" if e.op == "not" else f"(-{self.x(e.operand, scope)})"
+        return (
+            f"(not {self.x(e.operand, scope)})"
+            if e.op == "not"
+            else f"(-{self.x(e.operand, scope)})"
+        )
 
     def x_BinOp(self, e: ast.BinOp, scope):
         return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"

@@ -68,8 +68,9 @@ class Diagnostic:
             "col": self.span.col,
             "hint": self.hint,
             "cite": self.cite,
-            "notes": [{"message": n.message, "file": n.span.file, "line": n.span.line}
-                      for n in self.notes],
+            "notes": [
+                {"message": n.message, "file": n.span.file, "line": n.span.line} for n in self.notes
+            ],
         }
 
 
@@ -92,7 +93,9 @@ def _excerpt(span: Span, sources: dict[str, str] | None) -> list[str]:
     src = _source_line(span, sources)
     if src is None:
         return []
-    width = max(1, (span.end_col - span.col) if span.end_line == span.line else len(src) - span.col + 1)
+    width = max(
+        1, (span.end_col - span.col) if span.end_line == span.line else len(src) - span.col + 1
+    )
     gutter = f"{span.line:>4} | "
     return [gutter + src, " " * (len(gutter) + span.col - 1) + "^" * width]
 
@@ -102,7 +105,9 @@ class KnapperError(Exception):
 
     kind = "error"
 
-    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic, sources: dict[str, str] | None = None):
+    def __init__(
+        self, diagnostics: list[Diagnostic] | Diagnostic, sources: dict[str, str] | None = None
+    ):
         if isinstance(diagnostics, Diagnostic):
             diagnostics = [diagnostics]
         self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)

@@ -56,8 +56,13 @@ def cite(c: str | None) -> str:
 
 def string(s: str) -> str:
     if '"' in s or "\n" in s:
-        raise KnapperError(diag("K020", "a string cannot contain a double quote or a newline",
-                                Span("<fmt>", 0, 0, 0, 0)))
+        raise KnapperError(
+            diag(
+                "K020",
+                "a string cannot contain a double quote or a newline",
+                Span("<fmt>", 0, 0, 0, 0),
+            )
+        )
     return f'"{s}"'
 
 
@@ -149,18 +154,25 @@ def decl(d) -> str:
             body = "".join(f"\n{INDENT}{i}" for i in items)
             return f"map {d.name}{cite(d.cite)} {{{body}\n}}"
         case ast.Var():
-            return (f"var {d.name}{keys_text(d.keys)}: {type_text(d.type)} = {expr(d.value)}"
-                    f"{vis(d.visibility)}{cite(d.cite)}")
+            return (
+                f"var {d.name}{keys_text(d.keys)}: {type_text(d.type)} = {expr(d.value)}"
+                f"{vis(d.visibility)}{cite(d.cite)}"
+            )
         case ast.Zone():
             kind = f"row {d.size}" if d.kind == "row" else d.kind
             elem = f" of {type_text(d.elem)}" if d.elem is not None else ""
-            return f"zone {d.name}{keys_text(d.keys)}: {kind}{elem}{vis(d.visibility)}{cite(d.cite)}"
+            return (
+                f"zone {d.name}{keys_text(d.keys)}: {kind}{elem}{vis(d.visibility)}{cite(d.cite)}"
+            )
         case ast.Pool():
             value = f" = {expr(d.value)}" if d.value is not None else ""
-            return f"pool {d.name}{keys_text(d.keys)} of {d.enum}{value}{vis(d.visibility)}{cite(d.cite)}"
+            tail = f"{value}{vis(d.visibility)}{cite(d.cite)}"
+            return f"pool {d.name}{keys_text(d.keys)} of {d.enum}{tail}"
         case ast.Fn():
             result = f": {type_text(d.result)}" if d.result is not None else ""
-            return f"fn {d.name}({params(d.params)}){result}{cite(d.cite)} =\n{INDENT}{expr(d.body)}"
+            return (
+                f"fn {d.name}({params(d.params)}){result}{cite(d.cite)} =\n{INDENT}{expr(d.body)}"
+            )
         case ast.Proc():
             return f"{d.kind} {d.name}({params(d.params)}){cite(d.cite)} {block(d.body, 0)}"
         case ast.Setup():
@@ -199,8 +211,9 @@ def _face_text(value: int, sides: int | None) -> str:
 
 
 def args(items) -> str:
-    return ", ".join(f"{a.name}={expr(a.value)}" if isinstance(a, ast.KwArg) else expr(a)
-                     for a in items)
+    return ", ".join(
+        f"{a.name}={expr(a.value)}" if isinstance(a, ast.KwArg) else expr(a) for a in items
+    )
 
 
 # ------------------------------------------------------------------ statements
@@ -241,7 +254,8 @@ def stmt(s, depth: int) -> str:
             return f"while {expr(s.cond)}{bound} {block(s.body, depth)}"
         case ast.Choose():
             prompt = f" as {string(s.prompt)}" if s.prompt is not None else ""
-            return f"let {s.name} = choose {expr(s.player)} from {expr(s.options)}{prompt}{cite(s.cite)}"
+            chooser, options = expr(s.player), expr(s.options)
+            return f"let {s.name} = choose {chooser} from {options}{prompt}{cite(s.cite)}"
         case ast.CallStmt():
             return f"{s.name}({args(s.args)}){cite(s.cite)}"
         case ast.AddTo():
@@ -290,8 +304,10 @@ def _expr(e) -> tuple[str, int]:
             cond = f" if {expr(e.cond, P_OR)}" if e.cond is not None else ""
             return f"[{expr(e.expr)} {fors}{cond}]", P_ATOM
         case ast.IfExpr():
-            return (f"if {expr(e.cond, P_OR)} then {expr(e.then, P_OR)} else {expr(e.other, P_IF)}",
-                    P_IF)
+            return (
+                f"if {expr(e.cond, P_OR)} then {expr(e.then, P_OR)} else {expr(e.other, P_IF)}",
+                P_IF,
+            )
         case ast.UnaryOp(op="not"):
             return f"not {expr(e.operand, P_NOT)}", P_NOT
         case ast.UnaryOp():
@@ -335,6 +351,8 @@ def scenario_text(sc: ast.Scenario) -> str:
     if sc.choices:
         lines.append("choices " + ", ".join(expr(c) for c in sc.choices))
     for value, label in sc.expects:
-        lines.append(f"expect {expr(value)}" + (f" as {string(label)}" if label is not None else ""))
+        lines.append(
+            f"expect {expr(value)}" + (f" as {string(label)}" if label is not None else "")
+        )
     body = "".join(f"\n{INDENT}{line}" for line in lines)
     return f"scenario {string(sc.name)}{cite(sc.cite)} {{{body}\n}}"

@@ -19,8 +19,13 @@ from dsl.syntax_examples import LABELLED_EXAMPLES
 
 @functools.cache
 def parser() -> lark.Lark:
-    return lark.Lark(grammar_text(), parser="lalr", strict=True, propagate_positions=True,
-                     maybe_placeholders=True)
+    return lark.Lark(
+        grammar_text(),
+        parser="lalr",
+        strict=True,
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
 
 
 class _Cite(str):
@@ -131,8 +136,9 @@ class _Builder(Transformer):
 
     def table_decl(self, meta, ch):
         rows = tuple(c for c in ch if isinstance(c, ast.Row))
-        return ast.Table(str(ch[0]), str(ch[1]), _pick(ch, _Dice), rows, _pick(ch, _Cite),
-                         span=self._span(meta))
+        return ast.Table(
+            str(ch[0]), str(ch[1]), _pick(ch, _Dice), rows, _pick(ch, _Cite), span=self._span(meta)
+        )
 
     def dice_spec(self, meta, ch):
         return _Dice(str(ch[0]))
@@ -141,11 +147,21 @@ class _Builder(Transformer):
         rng = _pick(ch, _Range)
         rest = [c for c in ch if not isinstance(c, _Range)]
         name = str(rest[0])
-        title = _unquote(rest[1]) if isinstance(rest[1], Token) and rest[1].type == "STRING" else None
+        title = (
+            _unquote(rest[1]) if isinstance(rest[1], Token) and rest[1].type == "STRING" else None
+        )
         args = _pick(rest, list) or []
         lo, hi = rng if rng else (None, None)
-        return ast.Row(lo, hi, name, title, tuple(args), _pick(rest, _Copies), _pick(rest, _Cite),
-                       span=self._span(meta))
+        return ast.Row(
+            lo,
+            hi,
+            name,
+            title,
+            tuple(args),
+            _pick(rest, _Copies),
+            _pick(rest, _Cite),
+            span=self._span(meta),
+        )
 
     def row_range(self, meta, ch):
         lo = int(ch[0])
@@ -170,8 +186,15 @@ class _Builder(Transformer):
     def var_decl(self, meta, ch):
         keys = _pick(ch, _Keys, _Keys())
         rest = [c for c in ch[1:] if not isinstance(c, (_Keys, _Cite, _Vis))]
-        return ast.Var(str(ch[0]), tuple(keys), rest[0], rest[1], _pick(ch, _Vis, "public"),
-                       _pick(ch, _Cite), span=self._span(meta))
+        return ast.Var(
+            str(ch[0]),
+            tuple(keys),
+            rest[0],
+            rest[1],
+            _pick(ch, _Vis, "public"),
+            _pick(ch, _Cite),
+            span=self._span(meta),
+        )
 
     def zone_kind(self, meta, ch):
         kind = str(ch[0])
@@ -181,15 +204,32 @@ class _Builder(Transformer):
         keys = _pick(ch, _Keys, _Keys())
         kind, size = _pick(ch, _ZoneKind)
         elem = _pick(ch, (ast.TypeName, ast.TypeList))
-        return ast.Zone(str(ch[0]), tuple(keys), kind, size, elem, _pick(ch, _Vis, "public"),
-                        _pick(ch, _Cite), span=self._span(meta))
+        return ast.Zone(
+            str(ch[0]),
+            tuple(keys),
+            kind,
+            size,
+            elem,
+            _pick(ch, _Vis, "public"),
+            _pick(ch, _Cite),
+            span=self._span(meta),
+        )
 
     def pool_decl(self, meta, ch):
         keys = _pick(ch, _Keys, _Keys())
         names = [c for c in ch if isinstance(c, Token)]
-        rest = [c for c in ch[1:] if not isinstance(c, (_Keys, _Cite, _Vis, Token)) and c is not None]
-        return ast.Pool(str(ch[0]), tuple(keys), str(names[1]), rest[0] if rest else None,
-                        _pick(ch, _Vis, "public"), _pick(ch, _Cite), span=self._span(meta))
+        rest = [
+            c for c in ch[1:] if not isinstance(c, (_Keys, _Cite, _Vis, Token)) and c is not None
+        ]
+        return ast.Pool(
+            str(ch[0]),
+            tuple(keys),
+            str(names[1]),
+            rest[0] if rest else None,
+            _pick(ch, _Vis, "public"),
+            _pick(ch, _Cite),
+            span=self._span(meta),
+        )
 
     def keys(self, meta, ch):
         return _Keys(ch)
@@ -204,15 +244,22 @@ class _Builder(Transformer):
         return _Vis(str(ch[0]))
 
     def fn_decl(self, meta, ch):
-        return ast.Fn(str(ch[0]), tuple(ch[1] or ()), ch[2], ch[-1], _pick(ch, _Cite),
-                      span=self._span(meta))
+        return ast.Fn(
+            str(ch[0]), tuple(ch[1] or ()), ch[2], ch[-1], _pick(ch, _Cite), span=self._span(meta)
+        )
 
     def proc_kw(self, meta, ch):
         return str(ch[0])
 
     def proc_decl(self, meta, ch):
-        return ast.Proc(ch[0], str(ch[1]), tuple(ch[2] or ()), _pick(ch, ast.Block),
-                        _pick(ch, _Cite), span=self._span(meta))
+        return ast.Proc(
+            ch[0],
+            str(ch[1]),
+            tuple(ch[2] or ()),
+            _pick(ch, ast.Block),
+            _pick(ch, _Cite),
+            span=self._span(meta),
+        )
 
     def params(self, meta, ch):
         return list(ch)
@@ -236,8 +283,9 @@ class _Builder(Transformer):
         return str(ch[0])
 
     def note_decl(self, meta, ch):
-        return ast.Note(ch[0], str(ch[1]), _unquote(ch[-1]), _pick(ch, _Cite),
-                        span=self._span(meta))
+        return ast.Note(
+            ch[0], str(ch[1]), _unquote(ch[-1]), _pick(ch, _Cite), span=self._span(meta)
+        )
 
     def type_name(self, meta, ch):
         return ast.TypeName(str(ch[0]), span=self._span(meta))
@@ -275,8 +323,9 @@ class _Builder(Transformer):
         return ast.Assign(ch[0], str(ch[1]), ch[2], span=self._span(meta))
 
     def target(self, meta, ch):
-        return ast.Target(str(ch[0]), tuple(c for c in ch[1:] if c is not None),
-                          span=self._span(meta))
+        return ast.Target(
+            str(ch[0]), tuple(c for c in ch[1:] if c is not None), span=self._span(meta)
+        )
 
     def if_stmt(self, meta, ch):
         branches = [(ch[0], ch[1])]
@@ -306,12 +355,14 @@ class _Builder(Transformer):
 
     def choose_stmt(self, meta, ch):
         prompt = _unquote(ch[3]) if ch[3] is not None else None
-        return ast.Choose(str(ch[0]), ch[1], ch[2], prompt, _pick(ch[4:], _Cite),
-                          span=self._span(meta))
+        return ast.Choose(
+            str(ch[0]), ch[1], ch[2], prompt, _pick(ch[4:], _Cite), span=self._span(meta)
+        )
 
     def call_stmt(self, meta, ch):
-        return ast.CallStmt(str(ch[0]), tuple(ch[1] or ()), _pick(ch[2:], _Cite),
-                            span=self._span(meta))
+        return ast.CallStmt(
+            str(ch[0]), tuple(ch[1] or ()), _pick(ch[2:], _Cite), span=self._span(meta)
+        )
 
     def add_stmt(self, meta, ch):
         return ast.AddTo(ch[0], ch[1], span=self._span(meta))
@@ -438,9 +489,18 @@ class _Builder(Transformer):
                 choices += value
             else:
                 expects.append(value)
-        return ast.Scenario(name, _pick(ch, _Cite), fields["players"], fields["seed"],
-                            fields["position"], fields["run"], tuple(dice), tuple(choices),
-                            tuple(expects), span=self._span(meta))
+        return ast.Scenario(
+            name,
+            _pick(ch, _Cite),
+            fields["players"],
+            fields["seed"],
+            fields["position"],
+            fields["run"],
+            tuple(dice),
+            tuple(choices),
+            tuple(expects),
+            span=self._span(meta),
+        )
 
     def sc_players(self, meta, ch):
         return ("players", int(ch[0]))
@@ -485,9 +545,15 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str):
     label = err.match_examples(parser().parse, LABELLED_EXAMPLES, use_accepts=True)
     if isinstance(err, UnexpectedCharacters):
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "end of file"
-        return diag("K001", label or f"unexpected character {char!r}", span,
-                    hint="check for a stray symbol or an unclosed string")
-    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        return diag(
+            "K001",
+            label or f"unexpected character {char!r}",
+            span,
+            hint="check for a stray symbol or an unclosed string",
+        )
+    if isinstance(err, UnexpectedEOF) or (
+        isinstance(err, UnexpectedToken) and err.token.type == "$END"
+    ):
         opener = _unclosed(text)
         message = label or "unexpected end of file"
         hint = None
@@ -545,5 +611,24 @@ def _unclosed(text: str):
     return stack[-1] if stack else None
 
 
-_BLOCK_WORDS = {"setup", "round", "proc", "phase", "step", "if", "else", "elif", "for", "while",
-                "repeat", "table", "map", "enum", "record", "card", "tile", "scenario", "position"}
+_BLOCK_WORDS = {
+    "setup",
+    "round",
+    "proc",
+    "phase",
+    "step",
+    "if",
+    "else",
+    "elif",
+    "for",
+    "while",
+    "repeat",
+    "table",
+    "map",
+    "enum",
+    "record",
+    "card",
+    "tile",
+    "scenario",
+    "position",
+}

@@ -38,7 +38,15 @@ def compile_text(text: str, path: str = "<string>") -> Game:
 def compile_path(name_or_path: str | Path) -> Game:
     path = find_ruleset(str(name_or_path))
     if path is None:
-        hint = suggest_ruleset(str(name_or_path)) or "run `knapper list` to see the bundled rulesets"
-        raise KnapperError(diag("K100", f"no ruleset named or found at {str(name_or_path)!r}",
-                                Span(str(name_or_path), 0, 0, 0, 0), hint=hint))
+        hint = (
+            suggest_ruleset(str(name_or_path)) or "run `knapper list` to see the bundled rulesets"
+        )
+        raise KnapperError(
+            diag(
+                "K100",
+                f"no ruleset named or found at {str(name_or_path)!r}",
+                Span(str(name_or_path), 0, 0, 0, 0),
+                hint=hint,
+            )
+        )
     return compile_text(path.read_text(encoding="utf-8"), str(path))

@@ -48,8 +48,9 @@ class _Loader:
         try:
             text = self.sources.get(key) or path.read_text(encoding="utf-8")
         except OSError as err:
-            self.diagnostics.append(diag("K101", f"cannot read {key}: {err.strerror}",
-                                         span or Span(key, 0, 0, 0, 0)))
+            self.diagnostics.append(
+                diag("K101", f"cannot read {key}: {err.strerror}", span or Span(key, 0, 0, 0, 0))
+            )
             return None
         self.sources[key] = text
         try:
@@ -74,10 +75,17 @@ def _allowed(path: Path, root: Path) -> bool:
     return any(path.is_relative_to(r.resolve()) for r in (root, rulesets_root()))
 
 
-def _resolve_file(file: ast.File, path: Path, loader: _Loader, chain: tuple[str, ...]) -> Program | None:
+def _resolve_file(
+    file: ast.File, path: Path, loader: _Loader, chain: tuple[str, ...]
+) -> Program | None:
     if file.kind == "scenarios":
-        loader.diagnostics.append(diag("K120", "a scenario file is run with `knapper scenario`, "
-                                       "not compiled as a ruleset", file.span))
+        loader.diagnostics.append(
+            diag(
+                "K120",
+                "a scenario file is run with `knapper scenario`, not compiled as a ruleset",
+                file.span,
+            )
+        )
         return None
     decls: dict[str, ast.Decl] = {}
     origin: dict[str, Span] = {}
@@ -86,9 +94,14 @@ def _resolve_file(file: ast.File, path: Path, loader: _Loader, chain: tuple[str,
         base_path = find_ruleset(file.extends or "", relative_to=path.parent)
         if base_path is None or str(base_path) in chain:
             problem = "does not exist" if base_path is None else "extends itself"
-            loader.diagnostics.append(diag(
-                "K104", f"the base ruleset {file.extends!r} {problem}", file.span,
-                hint=_suggest(file.extends or "", bundled_names()) or "run `knapper list`"))
+            loader.diagnostics.append(
+                diag(
+                    "K104",
+                    f"the base ruleset {file.extends!r} {problem}",
+                    file.span,
+                    hint=_suggest(file.extends or "", bundled_names()) or "run `knapper list`",
+                )
+            )
             return None
         base_file = loader.read(base_path, file.span)
         if base_file is None:
@@ -102,11 +115,18 @@ def _resolve_file(file: ast.File, path: Path, loader: _Loader, chain: tuple[str,
     for item in file.items:
         if isinstance(item, ast.Import):
             _import(item, path, loader, decls, origin, chain + (str(path),))
-        elif isinstance(item, (ast.SetParam, ast.Replace, ast.AddDecl, ast.AddRow, ast.RemoveDecl,
-                               ast.RemoveRow)):
+        elif isinstance(
+            item,
+            (ast.SetParam, ast.Replace, ast.AddDecl, ast.AddRow, ast.RemoveDecl, ast.RemoveRow),
+        ):
             if own_kind == "base":
-                loader.diagnostics.append(diag("K112", "overlays (`set`, `replace`, `add`, "
-                                               "`remove`) belong in a variant file", item.span))
+                loader.diagnostics.append(
+                    diag(
+                        "K112",
+                        "overlays (`set`, `replace`, `add`, `remove`) belong in a variant file",
+                        item.span,
+                    )
+                )
                 continue
             _overlay(item, decls, origin, loader.diagnostics)
         else:
@@ -118,23 +138,41 @@ def _define(decl: ast.Decl, decls, origin, out: list[Diagnostic], in_variant: bo
     key = ast.decl_key(decl)
     if key in decls:
         if in_variant:
-            out.append(diag("K107", f"{key!r} is already defined by the base ruleset", decl.span,
-                            notes=(Note(origin[key], "defined here"),),
-                            hint=f"use `replace` to change it, or pick another name"))
+            out.append(
+                diag(
+                    "K107",
+                    f"{key!r} is already defined by the base ruleset",
+                    decl.span,
+                    notes=(Note(origin[key], "defined here"),),
+                    hint="use `replace` to change it, or pick another name",
+                )
+            )
         else:
-            out.append(diag("K109", f"{key!r} is defined twice", decl.span,
-                            notes=(Note(origin[key], "first defined here"),)))
+            out.append(
+                diag(
+                    "K109",
+                    f"{key!r} is defined twice",
+                    decl.span,
+                    notes=(Note(origin[key], "first defined here"),),
+                )
+            )
         return
     decls[key] = decl
     origin[key] = decl.span
 
 
 def _import(item: ast.Import, path: Path, loader: _Loader, decls, origin, chain) -> None:
-    target = (path.parent / item.path)
+    target = path.parent / item.path
     if not _allowed(target, path.parent):
-        loader.diagnostics.append(diag("K102", f"import {item.path!r} leaves the ruleset's folder",
-                                       item.span, hint="imports may only name files beside the "
-                                       "ruleset or inside the bundled rulesets"))
+        loader.diagnostics.append(
+            diag(
+                "K102",
+                f"import {item.path!r} leaves the ruleset's folder",
+                item.span,
+                hint="imports may only name files beside the "
+                "ruleset or inside the bundled rulesets",
+            )
+        )
         return
     if str(target) in chain:
         loader.diagnostics.append(diag("K103", f"import cycle through {item.path!r}", item.span))
@@ -143,8 +181,11 @@ def _import(item: ast.Import, path: Path, loader: _Loader, decls, origin, chain)
     if file is None:
         return
     if file.kind != "library":
-        loader.diagnostics.append(diag("K113", f"{item.path!r} is a {file.kind}, only a library "
-                                       "can be imported", item.span))
+        loader.diagnostics.append(
+            diag(
+                "K113", f"{item.path!r} is a {file.kind}, only a library can be imported", item.span
+            )
+        )
         return
     for sub in file.items:
         if isinstance(sub, ast.Import):
@@ -158,8 +199,15 @@ def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
     if isinstance(item, ast.SetParam):
         old = decls.get(item.name)
         if not isinstance(old, ast.Param):
-            out.append(_unknown("K105", "parameter", item.name, item.span,
-                                [k for k, d in decls.items() if isinstance(d, ast.Param)]))
+            out.append(
+                _unknown(
+                    "K105",
+                    "parameter",
+                    item.name,
+                    item.span,
+                    [k for k, d in decls.items() if isinstance(d, ast.Param)],
+                )
+            )
             return
         decls[item.name] = attrs.evolve(old, value=item.value, cite=item.cite or old.cite)
         origin[item.name] = item.span
@@ -169,8 +217,14 @@ def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
         if old is None:
             out.append(_unknown("K106", "definition", key, item.span, names))
         elif type(old) is not type(item.decl):
-            out.append(diag("K110", f"{key!r} is a {_kind(old)}, it cannot be replaced by a "
-                            f"{_kind(item.decl)}", item.span, notes=(Note(origin[key], "defined here"),)))
+            out.append(
+                diag(
+                    "K110",
+                    f"{key!r} is a {_kind(old)}, it cannot be replaced by a {_kind(item.decl)}",
+                    item.span,
+                    notes=(Note(origin[key], "defined here"),),
+                )
+            )
         else:
             decls[key] = item.decl
             origin[key] = item.span
@@ -185,19 +239,34 @@ def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
     elif isinstance(item, (ast.AddRow, ast.RemoveRow)):
         table = decls.get(item.table)
         if not isinstance(table, ast.Table):
-            out.append(_unknown("K111", "table", item.table, item.span,
-                                [k for k, d in decls.items() if isinstance(d, ast.Table)]))
+            out.append(
+                _unknown(
+                    "K111",
+                    "table",
+                    item.table,
+                    item.span,
+                    [k for k, d in decls.items() if isinstance(d, ast.Table)],
+                )
+            )
             return
         rows = {r.name: r for r in table.rows}
         if isinstance(item, ast.AddRow):
             if item.row.name in rows:
-                out.append(diag("K107", f"table {item.table!r} already has a row {item.row.name!r}",
-                                item.span, hint="remove the row first, then add the new one"))
+                out.append(
+                    diag(
+                        "K107",
+                        f"table {item.table!r} already has a row {item.row.name!r}",
+                        item.span,
+                        hint="remove the row first, then add the new one",
+                    )
+                )
                 return
             new_rows = table.rows + (item.row,)
         else:
             if item.row not in rows:
-                out.append(_unknown("K108", f"row of {item.table!r}", item.row, item.span, list(rows)))
+                out.append(
+                    _unknown("K108", f"row of {item.table!r}", item.row, item.span, list(rows))
+                )
                 return
             new_rows = tuple(r for r in table.rows if r.name != item.row)
         decls[item.table] = attrs.evolve(table, rows=new_rows)
@@ -209,8 +278,9 @@ def _kind(decl) -> str:
 
 
 def _unknown(code: str, what: str, name: str, span: Span, candidates: list[str]) -> Diagnostic:
-    return diag(code, f"there is no {what} named {name!r} to change", span,
-                hint=_suggest(name, candidates))
+    return diag(
+        code, f"there is no {what} named {name!r} to change", span, hint=_suggest(name, candidates)
+    )
 
 
 def _suggest(name: str, candidates) -> str | None:

@@ -18,7 +18,9 @@ class Symbols:
         self.program = program
         self.max_players = max_players
         self.decls: dict[str, Any] = {}
-        self.kind: dict[str, str] = {}  # name -> enum|enumval|record|table|row|map|node|param|var|fn|proc
+        self.kind: dict[
+            str, str
+        ] = {}  # name -> enum|enumval|record|table|row|map|node|param|var|fn|proc
         self.owner: dict[str, str] = {}  # enum value -> enum, row -> table, node -> map
         self.spans: dict[str, Any] = {}
         self.params: dict[str, Any] = {}
@@ -34,9 +36,14 @@ class Symbols:
     # ------------------------------------------------------------------ building
     def _bind(self, name: str, kind: str, decl, span) -> None:
         if name in self.kind:
-            self.diagnostics.append(diag(
-                "K210", f"the name {name!r} is used twice (as a {self.kind[name]} and a {kind})",
-                span, hint="enum values, row ids, map nodes and declarations share one namespace"))
+            self.diagnostics.append(
+                diag(
+                    "K210",
+                    f"the name {name!r} is used twice (as a {self.kind[name]} and a {kind})",
+                    span,
+                    hint="enum values, row ids, map nodes and declarations share one namespace",
+                )
+            )
             return
         self.kind[name] = kind
         self.decls[name] = decl
@@ -74,9 +81,14 @@ class Symbols:
                         for other in item.others:
                             for a, b in ((item.a, other), (other, item.a)):
                                 if a not in self.adjacency:
-                                    self.diagnostics.append(diag(
-                                        "K212", f"{a!r} is not a node of map {decl.name!r}",
-                                        item.span, hint=_close(a, nodes)))
+                                    self.diagnostics.append(
+                                        diag(
+                                            "K212",
+                                            f"{a!r} is not a node of map {decl.name!r}",
+                                            item.span,
+                                            hint=_close(a, nodes),
+                                        )
+                                    )
                                     break
                                 if b in self.adjacency and b not in self.adjacency[a]:
                                     self.adjacency[a].append(b)

@@ -5,8 +5,8 @@ parser state as one of these snippets, the label becomes the error message.
 """
 
 LABELLED_EXAMPLES: dict[str, list[str]] = {
-    "a ruleset file must start with `ruleset \"name\"`, `variant \"name\" extends \"base\"`, "
-    "`library \"name\"` or `scenarios for \"name\"`": [
+    'a ruleset file must start with `ruleset "name"`, `variant "name" extends "base"`, '
+    '`library "name"` or `scenarios for "name"`': [
         "enum x { a }",
         "players 2",
     ],

@@ -28,9 +28,11 @@ class _Group(click.Group):
         except Exception as err:  # noqa: BLE001 - a bug in Knapper, reported without a traceback
             if os.environ.get("KNAPPER_DEBUG"):
                 raise
-            click.echo(f"internal error [K999]: {type(err).__name__}: {err}\n"
-                       "  = hint: this is a bug in Knapper; rerun with KNAPPER_DEBUG=1 for details",
-                       err=True)
+            click.echo(
+                f"internal error [K999]: {type(err).__name__}: {err}\n"
+                "  = hint: this is a bug in Knapper; rerun with KNAPPER_DEBUG=1 for details",
+                err=True,
+            )
             sys.exit(3)
 
 
@@ -55,8 +57,12 @@ def list_cmd() -> None:
         try:
             game = load(name)
             lo, hi = game.players
-            table.add_row(name, game.title, f"{lo}" if lo == hi else f"{lo}-{hi}",
-                          str(path.relative_to(path.parents[1])))
+            table.add_row(
+                name,
+                game.title,
+                f"{lo}" if lo == hi else f"{lo}-{hi}",
+                str(path.relative_to(path.parents[1])),
+            )
         except KnapperError as err:
             table.add_row(name, f"[red]does not compile ({err.code})[/red]", "", str(path))
     del root
@@ -77,16 +83,27 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
     for name in rulesets:
         path = find_ruleset(name)
         if path is None:
-            d = diag("K100", f"no ruleset named or found at {name!r}", Span(name, 0, 0, 0, 0),
-                     hint=suggest_ruleset(name) or "run `knapper list`")
+            d = diag(
+                "K100",
+                f"no ruleset named or found at {name!r}",
+                Span(name, 0, 0, 0, 0),
+                hint=suggest_ruleset(name) or "run `knapper list`",
+            )
             diagnostics, sources = [d], {}
         else:
-            _program, diagnostics, sources = load_program(path.read_text(encoding="utf-8"), str(path))
+            _program, diagnostics, sources = load_program(
+                path.read_text(encoding="utf-8"), str(path)
+            )
         errors = [d for d in diagnostics if d.severity == "error"]
         failed |= bool(errors)
         if as_json:
-            report.append({"ruleset": name, "ok": not errors,
-                           "diagnostics": [d.to_json() for d in diagnostics]})
+            report.append(
+                {
+                    "ruleset": name,
+                    "ok": not errors,
+                    "diagnostics": [d.to_json() for d in diagnostics],
+                }
+            )
             continue
         for d in diagnostics:
             click.echo(d.render(sources), err=True)
@@ -104,7 +121,9 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
 @click.option("--players", type=int, default=None, help="Number of players (default: fewest).")
 @click.option("--jobs", "-j", default=1, show_default=True, help="Worker processes (joblib).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option("--check-invariants", is_flag=True, help="Check declared invariants after every step.")
+@click.option(
+    "--check-invariants", is_flag=True, help="Check declared invariants after every step."
+)
 def simulate(ruleset, games, seed, players, jobs, as_json, check_invariants) -> None:
     """Play GAMES seeded random games and summarise the results."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -113,13 +132,24 @@ def simulate(ruleset, games, seed, players, jobs, as_json, check_invariants) -> 
     from interpreter.simulate import simulate as run
 
     load(ruleset)  # report compile errors before starting workers
-    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), transient=True,
-                  console=_stderr_console()) as bar:
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        console=_stderr_console(),
+    ) as bar:
         task = bar.add_task(f"simulating {ruleset}", total=games)
-        summary, _ = run(ruleset, games, seed=seed, players=players, jobs=jobs,
-                         check_invariants=check_invariants,
-                         progress=lambda k: bar.advance(task, k))
+        summary, _ = run(
+            ruleset,
+            games,
+            seed=seed,
+            players=players,
+            jobs=jobs,
+            check_invariants=check_invariants,
+            progress=lambda k: bar.advance(task, k),
+        )
     if as_json:
         click.echo(orjson.dumps(summary.to_json(), option=orjson.OPT_INDENT_2).decode())
         return
@@ -143,11 +173,17 @@ def _print_summary(summary) -> None:
     table.add_column("win rate", justify="right")
     for seat, wins in enumerate(summary.wins, start=1):
         table.add_row(f"P{seat}", str(wins), f"{wins / max(1, summary.games):.1%}")
-    table.add_row("no winner", str(summary.no_winner), f"{summary.no_winner / max(1, summary.games):.1%}")
+    table.add_row(
+        "no winner", str(summary.no_winner), f"{summary.no_winner / max(1, summary.games):.1%}"
+    )
     console.print(table)
-    console.print(f"decisions per game: {summary.decisions_mean:.1f} ± {summary.decisions_sd:.1f}; "
-                  f"rounds per game: {summary.rounds_mean:.1f} ± {summary.rounds_sd:.1f}")
-    console.print(f"{summary.decisions_per_second:,.0f} decisions/s; {summary.seconds:.2f} s in all")
+    console.print(
+        f"decisions per game: {summary.decisions_mean:.1f} ± {summary.decisions_sd:.1f}; "
+        f"rounds per game: {summary.rounds_mean:.1f} ± {summary.rounds_sd:.1f}"
+    )
+    console.print(
+        f"{summary.decisions_per_second:,.0f} decisions/s; {summary.seconds:.2f} s in all"
+    )
 
 
 @main.command()

@@ -7,7 +7,8 @@ scenarios and the checker need (spans, citations, prompts, notes).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 

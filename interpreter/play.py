@@ -24,9 +24,14 @@ def _show_position(state, seat: int) -> None:
                 if v in (0, None, [], False) or v == "empty":
                     continue
                 keys = spec.keys_of(i)
-                if keys and spec.domains[0] == tuple(range(len(spec.domains[0]))) and \
-                        spec.domains[0] and isinstance(keys[0], int) and keys[0] >= state.n \
-                        and _first_key_is_player(state, spec):
+                if (
+                    keys
+                    and spec.domains[0] == tuple(range(len(spec.domains[0])))
+                    and spec.domains[0]
+                    and isinstance(keys[0], int)
+                    and keys[0] >= state.n
+                    and _first_key_is_player(state, spec)
+                ):
                     continue
                 entries.append(f"{_keys_text(state, spec, keys)}={state.game.describe(v)}")
             shown = ", ".join(entries) if entries else "(all empty)"
@@ -60,8 +65,9 @@ def play_terminal(ruleset: str, players: int | None, seat: int, seed: int) -> No
     if not 0 <= you < state.n:
         raise click.BadParameter(f"seat must be 1..{state.n}", param_hint="--seat")
     agent = RandomAgent(seed)
-    click.echo(f"{game.title}: you are P{seat} of {state.n}. Type a number, `q` to quit, "
-               "`s FILE` to save.")
+    click.echo(
+        f"{game.title}: you are P{seat} of {state.n}. Type a number, `q` to quit, `s FILE` to save."
+    )
     while not state.is_over():
         decision = state.decision()
         site = game.sites[decision.site]

@@ -74,13 +74,18 @@ def load_state(data: bytes | str, game: Game | None = None, path: str = "<save>"
     try:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as err:
-        raise SaveFileError(diag("K700", f"not a JSON file: {err}", Span(path, 0, 0, 0, 0))) from None
+        raise SaveFileError(
+            diag("K700", f"not a JSON file: {err}", Span(path, 0, 0, 0, 0))
+        ) from None
     if not isinstance(raw, dict):
         raise _fail("a save file is a JSON object", "the top level", path)
     version = raw.get("schema_version")
     if version != SCHEMA_VERSION:
-        raise _fail(f"unsupported schema_version {version!r}; this Knapper reads {SCHEMA_VERSION}",
-                    "schema_version", path)
+        raise _fail(
+            f"unsupported schema_version {version!r}; this Knapper reads {SCHEMA_VERSION}",
+            "schema_version",
+            path,
+        )
     try:
         env = _converter.structure(raw, Envelope)
     except cattrs.BaseValidationError as err:
@@ -93,14 +98,24 @@ def load_state(data: bytes | str, game: Game | None = None, path: str = "<save>"
     if env.ruleset != game.name:
         raise _fail(f"the game was saved from {env.ruleset!r}, not {game.name!r}", "ruleset", path)
     if env.fingerprint != game.fingerprint:
-        raise _fail("the ruleset has changed since this game was saved", "fingerprint", path,
-                    hint="load it with the ruleset version it was saved with")
+        raise _fail(
+            "the ruleset has changed since this game was saved",
+            "fingerprint",
+            path,
+            hint="load it with the ruleset version it was saved with",
+        )
     return _rebuild(env.state, game, path)
 
 
 def _messages(err) -> list[str]:
-    return [f"{'.'.join(str(p) for p in getattr(exc, '__notes__', []) or [])} {exc}".strip()
-            for exc in cattrs.transform_error(err)] if hasattr(cattrs, "transform_error") else [str(err)]
+    return (
+        [
+            f"{'.'.join(str(p) for p in getattr(exc, '__notes__', []) or [])} {exc}".strip()
+            for exc in cattrs.transform_error(err)
+        ]
+        if hasattr(cattrs, "transform_error")
+        else [str(err)]
+    )
 
 
 def _rebuild(saved: SavedState, game: Game, path: str) -> State:
@@ -112,8 +127,11 @@ def _rebuild(saved: SavedState, game: Game, path: str) -> State:
     if sorted(saved.vars) != sorted(names):
         missing = sorted(set(names) - set(saved.vars))
         extra = sorted(set(saved.vars) - set(names))
-        raise _fail(f"variables do not match the ruleset (missing {missing}, unknown {extra})",
-                    "state.vars", path)
+        raise _fail(
+            f"variables do not match the ruleset (missing {missing}, unknown {extra})",
+            "state.vars",
+            path,
+        )
     for spec in game.vars:
         value = saved.vars[spec.name]
         if spec.domains:
@@ -121,26 +139,44 @@ def _rebuild(saved: SavedState, game: Game, path: str) -> State:
             for domain in spec.domains:
                 size *= len(domain)
             if not isinstance(value, list) or len(value) != size:
-                raise _fail(f"{spec.name} should have {size} entries", f"state.vars.{spec.name}", path)
+                raise _fail(
+                    f"{spec.name} should have {size} entries", f"state.vars.{spec.name}", path
+                )
         state.g.append(value)
     for i, frame in enumerate(saved.stack):
         where = f"state.stack[{i}]"
-        if len(frame) != 3 or not isinstance(frame[0], int) or not isinstance(frame[1], int) \
-                or not isinstance(frame[2], list):
+        if (
+            len(frame) != 3
+            or not isinstance(frame[0], int)
+            or not isinstance(frame[1], int)
+            or not isinstance(frame[2], list)
+        ):
             raise _fail("a frame is [procedure, position, locals]", where, path)
         proc, pc, local = frame
-        if not 0 <= proc < len(game.procs) or not 0 <= pc <= len(game.code[proc]) \
-                or len(local) != game.procs[proc].nlocals:
+        if (
+            not 0 <= proc < len(game.procs)
+            or not 0 <= pc <= len(game.code[proc])
+            or len(local) != game.procs[proc].nlocals
+        ):
             raise _fail("the frame does not fit the ruleset's code", where, path)
     state.stack = [list(f) for f in saved.stack]
     state.script = list(saved.script)
     if saved.pending is not None:
         if len(saved.pending) != 4 or not state.stack:
-            raise _fail("a pending decision is [player, options, site, slot]", "state.pending", path)
+            raise _fail(
+                "a pending decision is [player, options, site, slot]", "state.pending", path
+            )
         who, options, site, slot = saved.pending
-        if not (isinstance(who, int) and 0 <= who < saved.players and isinstance(options, list)
-                and options and isinstance(site, int) and 0 <= site < len(game.sites)
-                and isinstance(slot, int) and 0 <= slot < len(state.stack[-1][2])):
+        if not (
+            isinstance(who, int)
+            and 0 <= who < saved.players
+            and isinstance(options, list)
+            and options
+            and isinstance(site, int)
+            and 0 <= site < len(game.sites)
+            and isinstance(slot, int)
+            and 0 <= slot < len(state.stack[-1][2])
+        ):
             raise _fail("the pending decision does not fit the ruleset", "state.pending", path)
         state.pending = (who, options, site, slot)
     state.winners = saved.winners

@@ -43,12 +43,15 @@ def run_file(path: Path) -> list[ScenarioResult]:
     text = path.read_text(encoding="utf-8")
     file = parse(text, str(path))
     if file.kind != "scenarios":
-        raise KnapperError(diag("K800", "a scenario file starts with `scenarios for \"ruleset\"`",
-                                file.span))
+        raise KnapperError(
+            diag("K800", 'a scenario file starts with `scenarios for "ruleset"`', file.span)
+        )
     base_path = find_ruleset(file.name, relative_to=path.parent)
     if base_path is None:
         raise KnapperError(diag("K801", f"no ruleset {file.name!r} for these scenarios", file.span))
-    program, diagnostics, sources = resolve_text(base_path.read_text(encoding="utf-8"), str(base_path))
+    program, diagnostics, sources = resolve_text(
+        base_path.read_text(encoding="utf-8"), str(base_path)
+    )
     if program is None or any(d.severity == "error" for d in diagnostics):
         raise CheckProblem(diagnostics, sources)
     sources[str(path)] = text
@@ -60,15 +63,17 @@ def scenario_program(program: Program, sc: ast.Scenario) -> Program:
     if sc.position is not None:
         decls["setup"] = ast.Setup(sc.position, sc.cite, span=sc.position.span)
     if sc.run is not None:
-        body = ast.Block((sc.run, ast.EndGame(ast.ListLit(()), None, span=sc.run.span)),
-                         span=sc.run.span)
+        body = ast.Block(
+            (sc.run, ast.EndGame(ast.ListLit(()), None, span=sc.run.span)), span=sc.run.span
+        )
         decls["round"] = ast.Round(1, body, sc.cite, span=sc.run.span)
     # expectations and scripted choices become derived values, so they are checked and
     # compiled like any other expression of the ruleset
     for i, (value, _label) in enumerate(sc.expects):
         name = f"scenario_expect_{i}"
-        decls[name] = ast.Fn(name, (), ast.TypeName("bool", span=value.span), value, sc.cite,
-                             span=value.span)
+        decls[name] = ast.Fn(
+            name, (), ast.TypeName("bool", span=value.span), value, sc.cite, span=value.span
+        )
     for i, value in enumerate(sc.choices):
         name = f"scenario_choice_{i}"
         decls[name] = ast.Fn(name, (), None, value, sc.cite, span=value.span)
@@ -94,8 +99,10 @@ def run_scenario(program: Program, sc: ast.Scenario, sources: dict[str, str]) ->
             choice = choices.pop(0)(state)
             if choice not in state.pending[1]:
                 options = ", ".join(game.describe(o) for o in state.pending[1])
-                problems.append(f"scripted choice {game.describe(choice)!r} is not legal at "
-                                f"{game.sites[state.pending[2]].prompt!r}; options: {options}")
+                problems.append(
+                    f"scripted choice {game.describe(choice)!r} is not legal at "
+                    f"{game.sites[state.pending[2]].prompt!r}; options: {options}"
+                )
                 choices = []
                 break
             state.apply(choice)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import attrs
 from joblib import Parallel, delayed
@@ -48,16 +48,22 @@ class Summary:
         return data
 
 
-def play_one(name: str, players: int, seed: int, check_invariants: bool = False,
-             save_final: bool = False) -> GameResult | tuple:
+def play_one(
+    name: str, players: int, seed: int, check_invariants: bool = False, save_final: bool = False
+) -> GameResult | tuple:
     game = load(name)
     start = time.perf_counter()
     state = new_game(game, players=players, seed=seed)
     play_out(state, RandomAgent(seed), check_invariants=check_invariants)
     outcome = state.outcome()
-    result = GameResult(seed, tuple(outcome["winners"]),
-                        tuple(outcome["scores"]) if outcome["scores"] is not None else None,
-                        outcome["decisions"], outcome["rounds"], time.perf_counter() - start)
+    result = GameResult(
+        seed,
+        tuple(outcome["winners"]),
+        tuple(outcome["scores"]) if outcome["scores"] is not None else None,
+        outcome["decisions"],
+        outcome["rounds"],
+        time.perf_counter() - start,
+    )
     if save_final:
         from interpreter.save import dump_state
 
@@ -69,14 +75,20 @@ def _batch(name, players, seeds, check_invariants):
     return [play_one(name, players, s, check_invariants) for s in seeds]
 
 
-def simulate(name: str, games: int, seed: int = 0, players: int | None = None, jobs: int = 1,
-             check_invariants: bool = False,
-             progress: Callable[[int], None] | None = None) -> tuple[Summary, list[GameResult]]:
+def simulate(
+    name: str,
+    games: int,
+    seed: int = 0,
+    players: int | None = None,
+    jobs: int = 1,
+    check_invariants: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Summary, list[GameResult]]:
     game = load(name)
     n = players if players is not None else game.players[0]
     seeds = list(range(seed, seed + games))
     chunk = max(1, min(200, games // (jobs * 8) or 1))
-    batches = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
+    batches = [seeds[i : i + chunk] for i in range(0, len(seeds), chunk)]
     start = time.perf_counter()
     results: list[GameResult] = []
     if jobs == 1:
@@ -103,7 +115,10 @@ def summarise(name: str, players: int, results: list[GameResult], elapsed: float
     rounds = [r.rounds for r in results]
     busy = sum(r.seconds for r in results) or 1e-9
     return Summary(
-        ruleset=name, players=players, games=len(results), wins=tuple(wins),
+        ruleset=name,
+        players=players,
+        games=len(results),
+        wins=tuple(wins),
         no_winner=sum(1 for r in results if not r.winners),
         decisions_mean=statistics.fmean(decisions) if decisions else 0.0,
         decisions_sd=statistics.pstdev(decisions) if len(decisions) > 1 else 0.0,

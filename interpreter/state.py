@@ -37,8 +37,20 @@ class RulesetFault(Exception):
 
 
 class State:
-    __slots__ = ("game", "n", "g", "stack", "rng", "script", "pending", "winners",
-                 "decisions", "rounds", "trace", "players")
+    __slots__ = (
+        "game",
+        "n",
+        "g",
+        "stack",
+        "rng",
+        "script",
+        "pending",
+        "winners",
+        "decisions",
+        "rounds",
+        "trace",
+        "players",
+    )
 
     def __init__(self, game: Game, n: int, rng: int):
         self.game = game
@@ -68,15 +80,21 @@ class State:
     def apply(self, option: Any) -> None:
         pending = self.pending
         if pending is None:
-            raise IllegalMove(diag("K501", "the game is over; no decision is pending",
-                                   self._here()))
+            raise IllegalMove(
+                diag("K501", "the game is over; no decision is pending", self._here())
+            )
         options = pending[1]
         if option not in options:
             shown = ", ".join(self.game.describe(o) for o in options[:10])
-            raise IllegalMove(diag("K502", f"{self.game.describe(option)!r} is not one of the "
-                                   f"options", self._here(),
-                                   hint=f"the options are: {shown}",
-                                   cite=self.game.sites[pending[2]].cite))
+            raise IllegalMove(
+                diag(
+                    "K502",
+                    f"{self.game.describe(option)!r} is not one of the options",
+                    self._here(),
+                    hint=f"the options are: {shown}",
+                    cite=self.game.sites[pending[2]].cite,
+                )
+            )
         if isinstance(option, list):
             option = list(option)
         self.stack[-1][2][pending[3]] = option
@@ -84,9 +102,14 @@ class State:
         self.decisions += 1
         bound = self.game.bound
         if bound is not None and self.decisions > bound:
-            raise RulesetRuntimeError(diag(
-                "K410", f"the game went past its declared bound of {bound} decisions",
-                self._here(), hint="raise `bound N decisions` or find the rule that loops"))
+            raise RulesetRuntimeError(
+                diag(
+                    "K410",
+                    f"the game went past its declared bound of {bound} decisions",
+                    self._here(),
+                    hint="raise `bound N decisions` or find the rule that loops",
+                )
+            )
         if self.trace is not None:
             self.trace.append(("decision", pending[0], pending[2], option))
         run(self)
@@ -100,10 +123,14 @@ class State:
         scores = None
         if self.game.score is not None:
             scores = [self.game.score(self, [p]) for p in range(self.n)]
-        return {"winners": list(self.winners), "scores": scores, "decisions": self.decisions,
-                "rounds": self.rounds}
+        return {
+            "winners": list(self.winners),
+            "scores": scores,
+            "decisions": self.decisions,
+            "rounds": self.rounds,
+        }
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         other = State.__new__(State)
         other.game = self.game
         other.n = self.n
@@ -134,16 +161,27 @@ class State:
                 per_seat = len(value) // len(spec.domains[0])
                 view[spec.name] = [
                     _deep(value[i]) if i // per_seat == player else _masked(value[i])
-                    for i in range(len(value))]
+                    for i in range(len(value))
+                ]
             else:
-                view[spec.name] = ([_masked(v) for v in value] if spec.domains else _masked(value))
+                view[spec.name] = [_masked(v) for v in value] if spec.domains else _masked(value)
         decision = None
         if self.pending is not None:
             who, options, site, _ = self.pending
-            decision = {"player": who, "prompt": self.game.sites[site].prompt,
-                        "options": _deep(options) if who == player else None}
-        return {"ruleset": self.game.name, "players": self.n, "you": player, "vars": view,
-                "decision": decision, "winners": self.winners, "rounds": self.rounds}
+            decision = {
+                "player": who,
+                "prompt": self.game.sites[site].prompt,
+                "options": _deep(options) if who == player else None,
+            }
+        return {
+            "ruleset": self.game.name,
+            "players": self.n,
+            "you": player,
+            "vars": view,
+            "decision": decision,
+            "winners": self.winners,
+            "rounds": self.rounds,
+        }
 
     def get(self, name: str, *keys) -> Any:
         """A variable's value, by name and keys (for tools, tests and front-ends)."""
@@ -170,8 +208,14 @@ class State:
                 ok = False
                 name = f"{name} ({err})"
             if not ok:
-                broken.append(diag("K601", f"invariant {name!r} does not hold",
-                                   _invariant_span(self.game, name.split(" ")[0]), cite=cite))
+                broken.append(
+                    diag(
+                        "K601",
+                        f"invariant {name!r} does not hold",
+                        _invariant_span(self.game, name.split(" ")[0]),
+                        cite=cite,
+                    )
+                )
         return broken
 
     def _here(self):
@@ -211,7 +255,9 @@ def _deep(value):
     return value
 
 
-def start(game: Game, n: int, rng: int, script: list[int] | None = None, run_now: bool = True) -> State:
+def start(
+    game: Game, n: int, rng: int, script: list[int] | None = None, run_now: bool = True
+) -> State:
     state = State(game, n, rng)
     state.g = [spec.init(state) for spec in game.vars]
     state.stack = [[game.main, 0, [None] * game.procs[game.main].nlocals]]
@@ -256,12 +302,15 @@ def run(state: State) -> None:
                 return
     except RulesetFault as fault:
         fr[1] = pc
-        raise RulesetRuntimeError(diag(fault.code, fault.message, state.game.procs[fr[0]].spans[pc])) from None
+        raise RulesetRuntimeError(
+            diag(fault.code, fault.message, state.game.procs[fr[0]].spans[pc])
+        ) from None
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         fr[1] = pc
         span = state.game.procs[fr[0]].spans[pc]
-        raise RulesetRuntimeError(diag("K401", f"the rule at this place failed: {_explain(err)}",
-                                       span)) from None
+        raise RulesetRuntimeError(
+            diag("K401", f"the rule at this place failed: {_explain(err)}", span)
+        ) from None
 
 
 def _explain(err: Exception) -> str:

@@ -50,7 +50,7 @@ def test_unknown_ruleset_suggests_a_name():
     assert "did you mean 'tic-tac-toe'" in err.value.render()
 
 
-DICE_GAME = '''
+DICE_GAME = """
 ruleset "dice"
 players 1
 var total: int = 0
@@ -58,7 +58,7 @@ round max 1 {
   total = sum(roll 3d6)
   end game winners [player(1)]
 }
-'''
+"""
 
 
 def test_scripted_dice_come_first_then_the_seeded_rng():
@@ -79,34 +79,41 @@ def test_scripted_die_out_of_range_is_a_runtime_error_with_a_place():
 
 
 def test_a_loop_past_its_bound_stops_with_an_error():
-    game = compile_text('''
+    game = compile_text(
+        """
 ruleset "loop"
 players 1
 var n: int = 0
 round max 1 {
   while true max 5 { n += 1 }
 }
-''', "loop.knap")
+""",
+        "loop.knap",
+    )
     with pytest.raises(RulesetRuntimeError) as err:
         new_game(game)
     assert err.value.code == "K405"
 
 
 def test_a_decision_without_options_is_a_runtime_error():
-    game = compile_text('''
+    game = compile_text(
+        """
 ruleset "empty"
 players 2
 round max 1 {
   let x = choose player(1) from [] as "nothing to choose"
 }
-''', "empty.knap")
+""",
+        "empty.knap",
+    )
     with pytest.raises(RulesetRuntimeError) as err:
         new_game(game, players=2)
     assert err.value.code == "K402"
 
 
 def test_a_single_option_is_applied_without_asking():
-    game = compile_text('''
+    game = compile_text(
+        """
 ruleset "one"
 players 2
 var picked: int = 0
@@ -115,7 +122,9 @@ round max 1 {
   picked = x
   end game winners []
 }
-''', "one.knap")
+""",
+        "one.knap",
+    )
     state = new_game(game, players=2)
     assert state.is_over() and state.get("picked") == 7 and state.decisions == 0
 

@@ -17,17 +17,21 @@ def codes(text: str) -> list[str]:
 
 
 def test_set_a_parameter():
-    game = compile_text(f'''
+    game = compile_text(
+        f'''
 variant "misere" extends "{BASE}" §rules
 set marks = [o, x]
-''', "misere.knap")
+''',
+        "misere.knap",
+    )
     state = new_game(game, players=2)
     state.apply(4)
     assert state.get("cell", 4) == "o"
 
 
 def test_replace_and_add():
-    game = compile_text(f'''
+    game = compile_text(
+        f'''
 variant "first-move-wins" extends "{BASE}"
 add var moves: int = 0
 replace round max 5 {{
@@ -38,7 +42,9 @@ replace round max 5 {{
     end game winners [p]
   }}
 }}
-''', "v.knap")
+''',
+        "v.knap",
+    )
     state = new_game(game, players=2)
     state.apply(0)
     assert state.outcome()["winners"] == [0] and state.get("moves") == 1
@@ -46,7 +52,7 @@ replace round max 5 {{
 
 def test_variant_of_a_variant_and_row_edits(tmp_path):
     base = tmp_path / "base.knap"
-    base.write_text('''
+    base.write_text("""
 ruleset "cards"
 players 1
 record card { value: int }
@@ -56,22 +62,27 @@ round max 1 {
   total = sum([c.value for c in rows(deck_cards)])
   end game winners [player(1)]
 }
-''')
-    (tmp_path / "v1.knap").write_text('variant "v1" extends "base.knap"\nadd row deck_cards c (4)\n')
+""")
+    (tmp_path / "v1.knap").write_text(
+        'variant "v1" extends "base.knap"\nadd row deck_cards c (4)\n'
+    )
     (tmp_path / "v2.knap").write_text('variant "v2" extends "v1.knap"\nremove row deck_cards a\n')
     text = (tmp_path / "v2.knap").read_text()
     game = compile_text(text, str(tmp_path / "v2.knap"))
     assert new_game(game).get("total") == 6
 
 
-@pytest.mark.parametrize("overlay, code", [
-    ("set nothing = 1", "K105"),
-    ("replace fn nope(): int = 1", "K106"),
-    ("add enum mark { a }", "K107"),
-    ("remove nothing", "K108"),
-    ("replace param cell: int = 1", "K110"),
-    ("add row nothing a (1)", "K111"),
-])
+@pytest.mark.parametrize(
+    "overlay, code",
+    [
+        ("set nothing = 1", "K105"),
+        ("replace fn nope(): int = 1", "K106"),
+        ("add enum mark { a }", "K107"),
+        ("remove nothing", "K108"),
+        ("replace param cell: int = 1", "K110"),
+        ("add row nothing a (1)", "K111"),
+    ],
+)
 def test_touching_unknown_names_is_an_error(overlay, code):
     assert code in codes(f'variant "v" extends "{BASE}"\n{overlay}\n')
 

@@ -18,28 +18,38 @@ CITES = st.none() | st.sampled_from(["D4", "6.3", "A1.6", "EVENT PHASE", "rules"
 INTS = st.integers(0, 999)
 
 leaves = st.one_of(
-    INTS.map(ast.IntLit), TEXT.map(ast.StrLit), st.booleans().map(ast.BoolLit),
-    st.just(ast.NoneLit()), NAMES.map(ast.NameRef),
+    INTS.map(ast.IntLit),
+    TEXT.map(ast.StrLit),
+    st.booleans().map(ast.BoolLit),
+    st.just(ast.NoneLit()),
+    NAMES.map(ast.NameRef),
     st.builds(ast.RollDice, st.integers(1, 9), st.integers(1, 100)),
     NAMES.map(ast.RollTable),
 )
 
 
 def _compound(inner):
-    ops = st.sampled_from(["+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "in",
-                           "not in", "and", "or"])
+    ops = st.sampled_from(
+        ["+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"]
+    )
     return st.one_of(
         st.builds(ast.BinOp, ops, inner, inner),
         st.builds(ast.UnaryOp, st.sampled_from(["not", "-"]), inner),
         st.builds(ast.IfExpr, inner, inner, inner),
         st.builds(ast.ListLit, st.lists(inner, max_size=3).map(tuple)),
-        st.builds(ast.Comprehension, inner,
-                  st.lists(st.builds(ast.CompFor, NAMES, inner), min_size=1, max_size=2).map(tuple),
-                  st.none() | inner),
+        st.builds(
+            ast.Comprehension,
+            inner,
+            st.lists(st.builds(ast.CompFor, NAMES, inner), min_size=1, max_size=2).map(tuple),
+            st.none() | inner,
+        ),
         st.builds(ast.FieldGet, inner, NAMES),
         st.builds(ast.IndexGet, inner, st.lists(inner, min_size=1, max_size=2).map(tuple)),
-        st.builds(ast.CallExpr, NAMES,
-                  st.lists(inner | st.builds(ast.KwArg, NAMES, inner), max_size=3).map(tuple)),
+        st.builds(
+            ast.CallExpr,
+            NAMES,
+            st.lists(inner | st.builds(ast.KwArg, NAMES, inner), max_size=3).map(tuple),
+        ),
     )
 
 
@@ -52,8 +62,11 @@ def _statements(inner_block):
     return st.one_of(
         st.builds(ast.Let, NAMES, exprs),
         st.builds(ast.Assign, targets, st.sampled_from(["=", "+=", "-="]), exprs),
-        st.builds(ast.If, st.lists(st.tuples(exprs, inner_block), min_size=1, max_size=2).map(tuple),
-                  st.none() | inner_block),
+        st.builds(
+            ast.If,
+            st.lists(st.tuples(exprs, inner_block), min_size=1, max_size=2).map(tuple),
+            st.none() | inner_block,
+        ),
         st.builds(ast.For, NAMES, exprs, inner_block),
         st.builds(ast.Repeat, exprs, inner_block),
         st.builds(ast.While, exprs, st.none() | INTS, inner_block),
@@ -66,45 +79,91 @@ def _statements(inner_block):
         st.builds(ast.Draw, exprs, targets, targets),
         st.builds(ast.EndGame, exprs, CITES),
         st.builds(ast.Log, TEXT, st.lists(exprs, max_size=2).map(tuple)),
-        st.just(ast.Break()), st.just(ast.Pass()),
+        st.just(ast.Break()),
+        st.just(ast.Pass()),
     )
 
 
 blocks = st.recursive(
     st.just(ast.Block(())),
     lambda inner: st.lists(_statements(inner), max_size=3).map(lambda s: ast.Block(tuple(s))),
-    max_leaves=6)
+    max_leaves=6,
+)
 keys = st.lists(NAMES.map(ast.KeyName) | st.builds(ast.KeyRange, INTS, INTS), max_size=2).map(tuple)
 visibility = st.sampled_from(["public", "owner", "hidden"])
 params = st.lists(st.builds(ast.ParamDecl, NAMES, types), max_size=2).map(tuple)
-rows = st.builds(ast.Row, st.none(), st.none(), NAMES, st.none() | TEXT,
-                 st.lists(exprs | st.builds(ast.KwArg, NAMES, exprs), max_size=3).map(tuple),
-                 st.none() | st.integers(1, 9), CITES)
-ranged_rows = st.builds(lambda lo, width, row: ast.Row(lo, lo + width, row.name, row.title,
-                                                       row.args, row.copies, row.cite),
-                        st.integers(1, 50), st.integers(0, 49), rows)
+rows = st.builds(
+    ast.Row,
+    st.none(),
+    st.none(),
+    NAMES,
+    st.none() | TEXT,
+    st.lists(exprs | st.builds(ast.KwArg, NAMES, exprs), max_size=3).map(tuple),
+    st.none() | st.integers(1, 9),
+    CITES,
+)
+ranged_rows = st.builds(
+    lambda lo, width, row: ast.Row(
+        lo, lo + width, row.name, row.title, row.args, row.copies, row.cite
+    ),
+    st.integers(1, 50),
+    st.integers(0, 49),
+    rows,
+)
 
 declarations = st.one_of(
-    st.builds(ast.Title, TEXT), st.builds(ast.Source, TEXT),
-    st.builds(lambda lo, extra, c: ast.Players(lo, lo + extra, c), st.integers(1, 8),
-              st.integers(0, 4), CITES),
+    st.builds(ast.Title, TEXT),
+    st.builds(ast.Source, TEXT),
+    st.builds(
+        lambda lo, extra, c: ast.Players(lo, lo + extra, c),
+        st.integers(1, 8),
+        st.integers(0, 4),
+        CITES,
+    ),
     st.builds(ast.Bound, INTS, CITES),
     st.builds(ast.Param, NAMES, types, exprs, CITES),
     st.builds(ast.Enum, NAMES, st.lists(NAMES, min_size=1, max_size=4).map(tuple), CITES),
-    st.builds(ast.Record, st.sampled_from(["record", "card", "tile"]), NAMES,
-              st.lists(st.builds(ast.Field, NAMES, types), min_size=1, max_size=3).map(tuple), CITES),
+    st.builds(
+        ast.Record,
+        st.sampled_from(["record", "card", "tile"]),
+        NAMES,
+        st.lists(st.builds(ast.Field, NAMES, types), min_size=1, max_size=3).map(tuple),
+        CITES,
+    ),
     st.builds(ast.Table, NAMES, NAMES, st.none(), st.lists(rows, max_size=3).map(tuple), CITES),
-    st.builds(ast.Table, NAMES, NAMES, st.just("1d100"), st.lists(ranged_rows, max_size=3).map(tuple),
-              CITES),
-    st.builds(ast.Map, NAMES, st.lists(
-        st.builds(ast.MapNode, NAMES, st.none() | TEXT, CITES)
-        | st.builds(ast.MapEdge, NAMES, st.lists(NAMES, min_size=1, max_size=3).map(tuple), CITES),
-        max_size=4).map(tuple), CITES),
+    st.builds(
+        ast.Table,
+        NAMES,
+        NAMES,
+        st.just("1d100"),
+        st.lists(ranged_rows, max_size=3).map(tuple),
+        CITES,
+    ),
+    st.builds(
+        ast.Map,
+        NAMES,
+        st.lists(
+            st.builds(ast.MapNode, NAMES, st.none() | TEXT, CITES)
+            | st.builds(
+                ast.MapEdge, NAMES, st.lists(NAMES, min_size=1, max_size=3).map(tuple), CITES
+            ),
+            max_size=4,
+        ).map(tuple),
+        CITES,
+    ),
     st.builds(ast.Var, NAMES, keys, types, exprs, visibility, CITES),
-    st.builds(lambda n, k, kind, size, e, v, c: ast.Zone(n, k, kind, size if kind == "row" else None,
-                                                         e, v, c),
-              NAMES, keys, st.sampled_from(["deck", "pile", "hand", "list", "row"]),
-              st.integers(1, 9), st.none() | types, visibility, CITES),
+    st.builds(
+        lambda n, k, kind, size, e, v, c: ast.Zone(
+            n, k, kind, size if kind == "row" else None, e, v, c
+        ),
+        NAMES,
+        keys,
+        st.sampled_from(["deck", "pile", "hand", "list", "row"]),
+        st.integers(1, 9),
+        st.none() | types,
+        visibility,
+        CITES,
+    ),
     st.builds(ast.Pool, NAMES, keys, NAMES, st.none() | exprs, visibility, CITES),
     st.builds(ast.Fn, NAMES, params, st.none() | types, exprs, CITES),
     st.builds(ast.Proc, st.sampled_from(["proc", "phase", "step"]), NAMES, params, blocks, CITES),
@@ -140,10 +199,17 @@ def test_variant_round_trip(name, base, items):
 
 
 scenarios = st.builds(
-    ast.Scenario, TEXT, CITES, st.none() | st.integers(1, 8), st.none() | INTS, st.none() | blocks,
+    ast.Scenario,
+    TEXT,
+    CITES,
+    st.none() | st.integers(1, 8),
+    st.none() | INTS,
+    st.none() | blocks,
     st.none() | st.builds(ast.CallStmt, NAMES, st.lists(exprs, max_size=2).map(tuple), st.none()),
-    st.lists(st.integers(1, 20), max_size=4).map(tuple), st.lists(exprs, max_size=3).map(tuple),
-    st.lists(st.tuples(exprs, st.none() | TEXT), max_size=3).map(tuple))
+    st.lists(st.integers(1, 20), max_size=4).map(tuple),
+    st.lists(exprs, max_size=3).map(tuple),
+    st.lists(st.tuples(exprs, st.none() | TEXT), max_size=3).map(tuple),
+)
 
 
 @settings(max_examples=100, deadline=None)
@@ -164,4 +230,3 @@ def test_every_bundled_file_round_trips():
 def test_grammar_builds_in_strict_lalr_mode():
     parser = lark.Lark(grammar_text(), parser="lalr", strict=True)
     assert parser.parse('ruleset "x" players 2')
-

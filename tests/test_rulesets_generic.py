@@ -113,7 +113,7 @@ def hidden_changes(state):
         value = state.g[spec.slot]
         if spec.visibility == "hidden":
             other = state.clone()
-            other.g[spec.slot] = ([_perturb(v) for v in value] if spec.domains else _perturb(value))
+            other.g[spec.slot] = [_perturb(v) for v in value] if spec.domains else _perturb(value)
             yield spec.name, other, range(state.n)
         else:
             per_seat = len(value) // len(spec.domains[0])
@@ -121,7 +121,11 @@ def hidden_changes(state):
                 other = state.clone()
                 for i in range(owner * per_seat, (owner + 1) * per_seat):
                     other.g[spec.slot][i] = _perturb(value[i])
-                yield f"{spec.name} of P{owner + 1}", other, [p for p in range(state.n) if p != owner]
+                yield (
+                    f"{spec.name} of P{owner + 1}",
+                    other,
+                    [p for p in range(state.n) if p != owner],
+                )
 
 
 @pytest.mark.parametrize("name", ALL_RULESETS)
@@ -138,6 +142,7 @@ def test_hidden_information_never_shows(name):
                 view, other_view = state.observation(p), other.observation(p)
                 assert view["vars"] == other_view["vars"], f"P{p + 1} can see {what}"
                 checked += 1
+
         def public(view):
             return {k: v for k, v in view["vars"].items() if game.var(k).visibility == "public"}
 

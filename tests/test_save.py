@@ -31,19 +31,29 @@ def test_round_trip_without_the_game_argument(saved):
     assert dump_state(restored) == dump_state(state)
 
 
-@pytest.mark.parametrize("mutate, code, words", [
-    (lambda d: b"not json", "K700", "not a JSON file"),
-    (lambda d: orjson.dumps([1, 2]), "K701", "JSON object"),
-    (lambda d: orjson.dumps({**d, "schema_version": 99}), "K701", "schema_version"),
-    (lambda d: orjson.dumps({**d, "fingerprint": "0000"}), "K701", "changed since"),
-    (lambda d: orjson.dumps({**d, "ruleset": "pig"}), "K701", "saved from"),
-    (lambda d: orjson.dumps({**d, "state": {**d["state"], "vars": {}}}), "K701", "variables"),
-    (lambda d: orjson.dumps({**d, "state": {**d["state"], "stack": [[99, 0, []]]}}), "K701", "frame"),
-    (lambda d: orjson.dumps({**d, "state": {**d["state"], "rng": "x"}}), "K701", "shape"),
-    (lambda d: orjson.dumps({**d, "state": {**d["state"], "pending": [0, [], 0, 0]}}), "K701",
-     "pending"),
-    (lambda d: orjson.dumps({**d, "extra": 1}), "K701", "shape"),
-])
+@pytest.mark.parametrize(
+    "mutate, code, words",
+    [
+        (lambda d: b"not json", "K700", "not a JSON file"),
+        (lambda d: orjson.dumps([1, 2]), "K701", "JSON object"),
+        (lambda d: orjson.dumps({**d, "schema_version": 99}), "K701", "schema_version"),
+        (lambda d: orjson.dumps({**d, "fingerprint": "0000"}), "K701", "changed since"),
+        (lambda d: orjson.dumps({**d, "ruleset": "pig"}), "K701", "saved from"),
+        (lambda d: orjson.dumps({**d, "state": {**d["state"], "vars": {}}}), "K701", "variables"),
+        (
+            lambda d: orjson.dumps({**d, "state": {**d["state"], "stack": [[99, 0, []]]}}),
+            "K701",
+            "frame",
+        ),
+        (lambda d: orjson.dumps({**d, "state": {**d["state"], "rng": "x"}}), "K701", "shape"),
+        (
+            lambda d: orjson.dumps({**d, "state": {**d["state"], "pending": [0, [], 0, 0]}}),
+            "K701",
+            "pending",
+        ),
+        (lambda d: orjson.dumps({**d, "extra": 1}), "K701", "shape"),
+    ],
+)
 def test_bad_files_give_clear_errors(saved, mutate, code, words):
     state, data = saved
     with pytest.raises(SaveFileError) as err:

@@ -10,7 +10,8 @@ from conftest import ROOT
 from interpreter.scenario import run_file
 
 SCENARIO_FILES = sorted((ROOT / "rulesets").rglob("*.scenario")) + sorted(
-    (ROOT / "docs").rglob("*.scenario"))
+    (ROOT / "docs").rglob("*.scenario")
+)
 
 
 def _cases():
@@ -31,7 +32,9 @@ def _run(tmp_path: Path, body: str):
 
 
 def test_a_false_expectation_fails(tmp_path):
-    (result,) = _run(tmp_path, 'scenario "wrong" { choices 4 expect cell[4] == o as "o in the centre" }')
+    (result,) = _run(
+        tmp_path, 'scenario "wrong" { choices 4 expect cell[4] == o as "o in the centre" }'
+    )
     assert not result.passed
     assert any("o in the centre" in p for p in result.problems)
 
@@ -58,8 +61,10 @@ def test_cli_reports_pass_fail_with_citation(tmp_path):
     from interpreter.cli import main
 
     path = tmp_path / "t.scenario"
-    path.write_text('scenarios for "tic-tac-toe"\nscenario "ok" §rules { choices 4 expect cell[4] == x }\n'
-                    'scenario "bad" §rules { choices 4 expect cell[4] == o }\n')
+    path.write_text(
+        'scenarios for "tic-tac-toe"\nscenario "ok" §rules { choices 4 expect cell[4] == x }\n'
+        'scenario "bad" §rules { choices 4 expect cell[4] == o }\n'
+    )
     out = CliRunner().invoke(main, ["scenario", str(path)])
     assert out.exit_code == 1
     assert "PASS ok §rules" in out.output and "FAIL bad §rules" in out.output

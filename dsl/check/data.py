@@ -44,8 +44,14 @@ def evaluate_constants(program, symbols: Symbols) -> list[Diagnostic]:
         try:
             symbols.params[param.name] = _constant(param.value, symbols)
         except _NotConstant as err:
-            out.append(diag("K223", f"the value of parameter {param.name!r} must be a constant",
-                            err.span, hint="use literals, enum values, rows or other parameters"))
+            out.append(
+                diag(
+                    "K223",
+                    f"the value of parameter {param.name!r} must be a constant",
+                    err.span,
+                    hint="use literals, enum values, rows or other parameters",
+                )
+            )
             symbols.params[param.name] = None
 
     def evaluate(expr):
@@ -54,6 +60,7 @@ def evaluate_constants(program, symbols: Symbols) -> list[Diagnostic]:
         except _NotConstant as err:
             out.append(diag("K223", "a table cell must be a constant", err.span))
             return None
+
     symbols.fill_rows(evaluate)
     return out
 
@@ -65,37 +72,74 @@ def known_type(name: str, symbols: Symbols) -> bool:
 def check_data(program, symbols: Symbols) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     if program.one(ast.Players) is None:
-        out.append(diag("K215", "the ruleset does not say how many players it takes",
-                        Span(program.path, 1, 1, 1, 1), hint="add `players 2` or `players 2..4`"))
+        out.append(
+            diag(
+                "K215",
+                "the ruleset does not say how many players it takes",
+                Span(program.path, 1, 1, 1, 1),
+                hint="add `players 2` or `players 2..4`",
+            )
+        )
     if program.one(ast.Round) is None and program.one(ast.Setup) is None:
-        out.append(diag("K215", "the ruleset has neither `setup` nor `round`: nothing would run",
-                        Span(program.path, 1, 1, 1, 1), hint="add `round max N { ... }`"))
+        out.append(
+            diag(
+                "K215",
+                "the ruleset has neither `setup` nor `round`: nothing would run",
+                Span(program.path, 1, 1, 1, 1),
+                hint="add `round max N { ... }`",
+            )
+        )
     players = program.one(ast.Players)
     if players is not None and not 1 <= players.lo <= players.hi:
-        out.append(diag("K224", f"the player count {players.lo}..{players.hi} is empty",
-                        players.span))
+        out.append(
+            diag("K224", f"the player count {players.lo}..{players.hi} is empty", players.span)
+        )
     for table in program.get(ast.Table):
         out += _check_table(table, program, symbols)
     for decl in program.decls.values():
-        for key in getattr(decl, "keys", ()) if isinstance(decl, (ast.Var, ast.Zone, ast.Pool)) else ():
+        for key in (
+            getattr(decl, "keys", ()) if isinstance(decl, (ast.Var, ast.Zone, ast.Pool)) else ()
+        ):
             if isinstance(key, ast.KeyRange):
                 if key.lo > key.hi:
                     out.append(diag("K225", f"the key range {key.lo}..{key.hi} is empty", key.span))
-            elif key.name != "player" and symbols.kind.get(key.name) not in ("enum", "map", "table"):
-                out.append(diag("K202", f"{key.name!r} cannot be a key: a key is `player`, an enum, "
-                                "a map, a table or a range like 0..2", key.span,
-                                hint=_close(key.name, [n for n, k in symbols.kind.items()
-                                                       if k in ("enum", "map", "table")])))
+            elif key.name != "player" and symbols.kind.get(key.name) not in (
+                "enum",
+                "map",
+                "table",
+            ):
+                out.append(
+                    diag(
+                        "K202",
+                        f"{key.name!r} cannot be a key: a key is `player`, an enum, "
+                        "a map, a table or a range like 0..2",
+                        key.span,
+                        hint=_close(
+                            key.name,
+                            [n for n, k in symbols.kind.items() if k in ("enum", "map", "table")],
+                        ),
+                    )
+                )
         if isinstance(decl, (ast.Var, ast.Zone, ast.Pool)) and decl.visibility == "owner":
             first = decl.keys[0] if decl.keys else None
             if not (isinstance(first, ast.KeyName) and first.name == "player"):
-                out.append(diag("K216", f"{decl.name!r} is visible to its owner, so its first key "
-                                "must be `player`", decl.span))
+                out.append(
+                    diag(
+                        "K216",
+                        f"{decl.name!r} is visible to its owner, so its first key must be `player`",
+                        decl.span,
+                    )
+                )
         if isinstance(decl, ast.Zone) and decl.kind == "row" and not decl.size:
             out.append(diag("K226", "a row zone needs a size: `row 6 of ...`", decl.span))
         if isinstance(decl, ast.Pool) and symbols.kind.get(decl.enum) != "enum":
-            out.append(diag("K202", f"a pool counts the values of an enum; {decl.enum!r} is not one",
-                            decl.span))
+            out.append(
+                diag(
+                    "K202",
+                    f"a pool counts the values of an enum; {decl.enum!r} is not one",
+                    decl.span,
+                )
+            )
     return out
 
 
@@ -103,8 +147,14 @@ def _check_table(table: ast.Table, program, symbols: Symbols) -> list[Diagnostic
     out: list[Diagnostic] = []
     record = program.decls.get(table.record)
     if not isinstance(record, ast.Record):
-        out.append(diag("K202", f"unknown record type {table.record!r} for table {table.name!r}",
-                        table.span, hint=_close(table.record, [d.name for d in program.get(ast.Record)])))
+        out.append(
+            diag(
+                "K202",
+                f"unknown record type {table.record!r} for table {table.name!r}",
+                table.span,
+                hint=_close(table.record, [d.name for d in program.get(ast.Record)]),
+            )
+        )
         return out
     fields = {f.name: f for f in record.fields}
     sides = int(table.dice.split("d")[1]) if table.dice else None
@@ -112,24 +162,54 @@ def _check_table(table: ast.Table, program, symbols: Symbols) -> list[Diagnostic
     for row in table.rows:
         positional = [a for a in row.args if not isinstance(a, ast.KwArg)]
         if len(positional) > len(fields):
-            out.append(diag("K227", f"row {row.name!r} has {len(positional)} values but "
-                            f"{record.name!r} has {len(fields)} fields", row.span))
+            out.append(
+                diag(
+                    "K227",
+                    f"row {row.name!r} has {len(positional)} values but "
+                    f"{record.name!r} has {len(fields)} fields",
+                    row.span,
+                )
+            )
         for arg in row.args:
             if isinstance(arg, ast.KwArg) and arg.name not in fields:
-                out.append(diag("K205", f"{record.name!r} has no field {arg.name!r}", arg.span,
-                                hint=_close(arg.name, fields)))
+                out.append(
+                    diag(
+                        "K205",
+                        f"{record.name!r} has no field {arg.name!r}",
+                        arg.span,
+                        hint=_close(arg.name, fields),
+                    )
+                )
         if sides is None and row.lo is not None:
-            out.append(diag("K211", f"row {row.name!r} has a roll range but table {table.name!r} "
-                            "is not rolled", row.span, hint="add `roll 1d100` after the record name"))
+            out.append(
+                diag(
+                    "K211",
+                    f"row {row.name!r} has a roll range but table {table.name!r} is not rolled",
+                    row.span,
+                    hint="add `roll 1d100` after the record name",
+                )
+            )
         if sides is not None:
             if row.lo is None:
-                out.append(diag("K211", f"row {row.name!r} of rolled table {table.name!r} needs "
-                                "a roll range such as `01-05`", row.span))
+                out.append(
+                    diag(
+                        "K211",
+                        f"row {row.name!r} of rolled table {table.name!r} needs "
+                        "a roll range such as `01-05`",
+                        row.span,
+                    )
+                )
             else:
                 lo, hi = face(row.lo, sides), face(row.hi, sides)
                 if not count <= lo <= hi <= count * sides:
-                    out.append(diag("K211", f"the range {row.lo}-{row.hi} of row {row.name!r} "
-                                    f"does not fit a {table.dice} roll", row.span))
+                    out.append(
+                        diag(
+                            "K211",
+                            f"the range {row.lo}-{row.hi} of row {row.name!r} "
+                            f"does not fit a {table.dice} roll",
+                            row.span,
+                        )
+                    )
     return out
 
 

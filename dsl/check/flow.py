@@ -44,14 +44,19 @@ def _cycles(graph, symbols: Symbols) -> list[Diagnostic]:
         for callee, call in graph.get(name, []):
             if state.get(callee) == 1:
                 names = [n for n, _ in path] + [name]
-                cycle = names[names.index(callee):] + [callee]
+                cycle = names[names.index(callee) :] + [callee]
                 key = frozenset(cycle)
                 if key not in reported:
                     reported.add(key)
-                    out.append(diag("K207", "recursion is not allowed: " + " -> ".join(cycle),
-                                    call.span, notes=(Note(symbols.spans[callee],
-                                                           f"{callee!r} is defined here"),),
-                                    hint="rewrite the repetition as a bounded loop"))
+                    out.append(
+                        diag(
+                            "K207",
+                            "recursion is not allowed: " + " -> ".join(cycle),
+                            call.span,
+                            notes=(Note(symbols.spans[callee], f"{callee!r} is defined here"),),
+                            hint="rewrite the repetition as a bounded loop",
+                        )
+                    )
             elif state.get(callee) is None:
                 visit(callee, path + [(name, call)])
         state[name] = 2
@@ -67,9 +72,15 @@ def _loops(block: ast.Block, depth: int) -> list[Diagnostic]:
     for stmt in block.stmts:
         if isinstance(stmt, ast.While):
             if stmt.max is None:
-                out.append(diag("K206", "this loop has no bound", stmt.span,
-                                hint="write `while condition max N { ... }`; the game stops with an "
-                                "error if it runs more than N times"))
+                out.append(
+                    diag(
+                        "K206",
+                        "this loop has no bound",
+                        stmt.span,
+                        hint="write `while condition max N { ... }`; the game stops with an "
+                        "error if it runs more than N times",
+                    )
+                )
             out += _loops(stmt.body, depth + 1)
         elif isinstance(stmt, (ast.For, ast.Repeat)):
             out += _loops(stmt.body, depth + 1)

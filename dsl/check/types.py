@@ -28,7 +28,9 @@ def fits(value, expected) -> bool:
     if value in (ANY, "none") or expected in (ANY, "none"):
         return True
     if isinstance(value, tuple) or isinstance(expected, tuple):
-        return isinstance(value, tuple) and isinstance(expected, tuple) and fits(value[1], expected[1])
+        return (
+            isinstance(value, tuple) and isinstance(expected, tuple) and fits(value[1], expected[1])
+        )
     return value == expected
 
 
@@ -48,10 +50,20 @@ class TypeChecker:
         if isinstance(t, ast.TypeList):
             return ("list", self.type_of(t.elem))
         if not known_type(t.name, self.sym):
-            self.error("K202", f"unknown type {t.name!r}", t.span,
-                       hint=_close(t.name, ["int", "bool", "text", "player"] +
-                                   [n for n, k in self.sym.kind.items()
-                                    if k in ("enum", "record", "table", "map")]))
+            self.error(
+                "K202",
+                f"unknown type {t.name!r}",
+                t.span,
+                hint=_close(
+                    t.name,
+                    ["int", "bool", "text", "player"]
+                    + [
+                        n
+                        for n, k in self.sym.kind.items()
+                        if k in ("enum", "record", "table", "map")
+                    ],
+                ),
+            )
             return ANY
         if self.sym.kind.get(t.name) == "table":
             return self.sym.decls[t.name].record
@@ -88,8 +100,12 @@ class TypeChecker:
         return self.out
 
     def d_Param(self, d: ast.Param):
-        self.expect(self.expr(d.value, {}), self.type_of(d.type), d.value.span,
-                    f"the value of parameter {d.name!r}")
+        self.expect(
+            self.expr(d.value, {}),
+            self.type_of(d.type),
+            d.value.span,
+            f"the value of parameter {d.name!r}",
+        )
 
     def d_Record(self, d: ast.Record):
         for f in d.fields:
@@ -107,12 +123,20 @@ class TypeChecker:
                 self.expect(self.expr(arg, {}), t, arg.span, f"field {name!r} of row {row.name!r}")
             for arg in row.args:
                 if isinstance(arg, ast.KwArg) and arg.name in by_name:
-                    self.expect(self.expr(arg.value, {}), by_name[arg.name], arg.span,
-                                f"field {arg.name!r} of row {row.name!r}")
+                    self.expect(
+                        self.expr(arg.value, {}),
+                        by_name[arg.name],
+                        arg.span,
+                        f"field {arg.name!r} of row {row.name!r}",
+                    )
 
     def d_Var(self, d: ast.Var):
-        self.expect(self.expr(d.value, {}), self.type_of(d.type), d.value.span,
-                    f"the initial value of {d.name!r}")
+        self.expect(
+            self.expr(d.value, {}),
+            self.type_of(d.type),
+            d.value.span,
+            f"the initial value of {d.name!r}",
+        )
 
     def d_Zone(self, d: ast.Zone):
         if d.elem is not None:
@@ -129,8 +153,13 @@ class TypeChecker:
             self.expect(result, self.type_of(d.result), d.body.span, f"the value of {d.name!r}")
         for node in _walk(d.body):
             if isinstance(node, (ast.RollDice, ast.RollTable)):
-                self.error("K218", f"the derived value {d.name!r} rolls dice; derived values must "
-                           "not change the state", node.span, hint="roll in a proc and pass the result")
+                self.error(
+                    "K218",
+                    f"the derived value {d.name!r} rolls dice; derived values must "
+                    "not change the state",
+                    node.span,
+                    hint="roll in a proc and pass the result",
+                )
 
     def d_Proc(self, d: ast.Proc):
         self.block(d.body, {p.name: self.type_of(p.type) for p in d.params})
@@ -186,8 +215,12 @@ class TypeChecker:
                 self.call(s, scope, statement=True)
             case ast.AddTo(value=value, target=target) | ast.RemoveFrom(value=value, target=target):
                 t = self.target(target, scope)
-                self.expect(self.expr(value, scope), self.elem(t, target.span), value.span,
-                            f"an item of {target.name!r}")
+                self.expect(
+                    self.expr(value, scope),
+                    self.elem(t, target.span),
+                    value.span,
+                    f"an item of {target.name!r}",
+                )
             case ast.Move(value=value, source=source, dest=dest):
                 t = self.elem(self.target(source, scope), source.span)
                 self.elem(self.target(dest, scope), dest.span)
@@ -199,7 +232,9 @@ class TypeChecker:
                 self.elem(self.target(source, scope), source.span)
                 self.elem(self.target(dest, scope), dest.span)
             case ast.EndGame(winners=winners):
-                self.expect(self.expr(winners, scope), ("list", "player"), winners.span, "the winners")
+                self.expect(
+                    self.expr(winners, scope), ("list", "player"), winners.span, "the winners"
+                )
             case ast.Log(args=args):
                 for a in args:
                     self.expr(a, scope)
@@ -218,8 +253,12 @@ class TypeChecker:
             if kind is None:
                 self.unknown(t.name, t.span, scope)
             else:
-                self.error("K208", f"{t.name!r} is a {kind} and cannot be changed", t.span,
-                           hint="declare state with `var`, or a local with `let`")
+                self.error(
+                    "K208",
+                    f"{t.name!r} is a {kind} and cannot be changed",
+                    t.span,
+                    hint="declare state with `var`, or a local with `let`",
+                )
             return ANY
         decl = self.sym.decls[t.name]
         return self.indexed(decl, t.indices, t.span, scope)
@@ -229,12 +268,19 @@ class TypeChecker:
         keys = decl.keys
         if keys:
             if len(indices) != len(keys):
-                self.error("K209", f"{decl.name!r} has {len(keys)} key(s) but {len(indices)} "
-                           "were given", span)
+                self.error(
+                    "K209",
+                    f"{decl.name!r} has {len(keys)} key(s) but {len(indices)} were given",
+                    span,
+                )
                 return t
             for key, index in zip(keys, indices):
-                self.expect(self.expr(index, scope), self.key_type(key), index.span,
-                            f"a key of {decl.name!r}")
+                self.expect(
+                    self.expr(index, scope),
+                    self.key_type(key),
+                    index.span,
+                    f"a key of {decl.name!r}",
+                )
             return t
         for index in indices:
             self.list_index(index, scope)
@@ -268,26 +314,44 @@ class TypeChecker:
             if kind in ("proc", "phase", "step"):
                 return self.check_args(c, self.sym.decls[c.name].params, args, scope)
             if kind == "fn" or c.name in BUILTINS:
-                self.error("K222", f"{c.name!r} computes a value; it cannot stand alone as a "
-                           "statement", c.span, hint="use it in an expression, e.g. `let x = ...`")
+                self.error(
+                    "K222",
+                    f"{c.name!r} computes a value; it cannot stand alone as a statement",
+                    c.span,
+                    hint="use it in an expression, e.g. `let x = ...`",
+                )
                 return ANY
-            self.error("K201", f"unknown procedure {c.name!r}", c.span,
-                       hint=_close(c.name, [n for n, k in self.sym.kind.items()
-                                            if k in ("proc", "phase", "step")]))
+            self.error(
+                "K201",
+                f"unknown procedure {c.name!r}",
+                c.span,
+                hint=_close(
+                    c.name, [n for n, k in self.sym.kind.items() if k in ("proc", "phase", "step")]
+                ),
+            )
             return ANY
         if kind == "fn":
             decl = self.sym.decls[c.name]
             self.check_args(c, decl.params, args, scope)
             return self.type_of(decl.result) if decl.result is not None else ANY
         if kind in ("proc", "phase", "step"):
-            self.error("K222", f"{c.name!r} is a {kind}; it changes the game and has no value",
-                       c.span, hint="call it as a statement on its own line")
+            self.error(
+                "K222",
+                f"{c.name!r} is a {kind}; it changes the game and has no value",
+                c.span,
+                hint="call it as a statement on its own line",
+            )
             return ANY
         spec = BUILTINS.get(c.name)
         if spec is None:
-            self.error("K201", f"unknown function {c.name!r}", c.span,
-                       hint=_close(c.name, list(BUILTINS) + [n for n, k in self.sym.kind.items()
-                                                             if k == "fn"]))
+            self.error(
+                "K201",
+                f"unknown function {c.name!r}",
+                c.span,
+                hint=_close(
+                    c.name, list(BUILTINS) + [n for n, k in self.sym.kind.items() if k == "fn"]
+                ),
+            )
             return ANY
         lo, hi = spec.arity
         if not lo <= len(args) <= hi:
@@ -310,12 +374,17 @@ class TypeChecker:
 
     def check_args(self, c, params, args, scope):
         if len(params) != len(args):
-            self.error("K203", f"{c.name!r} takes {len(params)} argument(s), not {len(args)}",
-                       c.span)
+            self.error(
+                "K203", f"{c.name!r} takes {len(params)} argument(s), not {len(args)}", c.span
+            )
             return ANY
         for p, a in zip(params, args):
-            self.expect(self.expr(a, scope), self.type_of(p.type), a.span,
-                        f"argument {p.name!r} of {c.name!r}")
+            self.expect(
+                self.expr(a, scope),
+                self.type_of(p.type),
+                a.span,
+                f"argument {p.name!r} of {c.name!r}",
+            )
         return ANY
 
     # ------------------------------------------------------------------ expressions
@@ -356,8 +425,11 @@ class TypeChecker:
             case ast.FieldGet(obj=obj, name=name):
                 return self.field(self.expr(obj, scope), name, e.span)
             case ast.IndexGet(obj=obj, indices=indices):
-                if isinstance(obj, ast.NameRef) and obj.name not in scope and \
-                        self.sym.kind.get(obj.name) in ("var", "zone", "pool"):
+                if (
+                    isinstance(obj, ast.NameRef)
+                    and obj.name not in scope
+                    and self.sym.kind.get(obj.name) in ("var", "zone", "pool")
+                ):
                     return self.indexed(self.sym.decls[obj.name], indices, e.span, scope)
                 t = self.expr(obj, scope)
                 if len(indices) != 1:
@@ -369,18 +441,24 @@ class TypeChecker:
                 return self.call(e, scope, statement=False)
             case ast.RollDice(count=count, sides=sides):
                 if count < 1 or sides < 1:
-                    self.error("K228", "a roll needs at least one die with at least one side",
-                               e.span)
+                    self.error(
+                        "K228", "a roll needs at least one die with at least one side", e.span
+                    )
                 return "int" if count == 1 else ("list", "int")
             case ast.RollTable(table=table):
                 decl = self.sym.decls.get(table)
                 if self.sym.kind.get(table) != "table":
-                    self.error("K201", f"unknown table {table!r}", e.span,
-                               hint=_close(table, [n for n, k in self.sym.kind.items() if k == "table"]))
+                    self.error(
+                        "K201",
+                        f"unknown table {table!r}",
+                        e.span,
+                        hint=_close(table, [n for n, k in self.sym.kind.items() if k == "table"]),
+                    )
                     return ANY
                 if decl.dice is None:
-                    self.error("K214", f"table {table!r} is not rolled (it has no `roll NdS`)",
-                               e.span)
+                    self.error(
+                        "K214", f"table {table!r} is not rolled (it has no `roll NdS`)", e.span
+                    )
                 return decl.record
         return ANY
 
@@ -406,8 +484,12 @@ class TypeChecker:
             if decl.keys:
                 self.error("K209", f"{name!r} needs its key(s): {name}[...]", span)
             return self.state_type(decl)
-        self.error("K204", f"{name!r} is a {kind}, not a value", span,
-                   hint="call it with (...)" if kind in ("fn",) else None)
+        self.error(
+            "K204",
+            f"{name!r} is a {kind}, not a value",
+            span,
+            hint="call it with (...)" if kind in ("fn",) else None,
+        )
         return ANY
 
     def field(self, t, name, span):
@@ -422,8 +504,12 @@ class TypeChecker:
         for f in record.fields:
             if f.name == name:
                 return self.type_of(f.type)
-        self.error("K205", f"{record.name!r} has no field {name!r}", span,
-                   hint=_close(name, [f.name for f in record.fields] + ["id", "title"]))
+        self.error(
+            "K205",
+            f"{record.name!r} has no field {name!r}",
+            span,
+            hint=_close(name, [f.name for f in record.fields] + ["id", "title"]),
+        )
         return ANY
 
     def binop(self, e: ast.BinOp, scope):
@@ -438,8 +524,12 @@ class TypeChecker:
             return "bool"
         if op in ("==", "!="):
             if not fits(a, b):
-                self.error("K204", f"comparing {show(a)} with {show(b)} is always "
-                           f"{'false' if op == '==' else 'true'}", e.span)
+                self.error(
+                    "K204",
+                    f"comparing {show(a)} with {show(b)} is always "
+                    f"{'false' if op == '==' else 'true'}",
+                    e.span,
+                )
             return "bool"
         if op == "+" and (isinstance(a, tuple) or isinstance(b, tuple)):
             # joining lists of different kinds is how options end in "done": a mixed list
@@ -468,8 +558,9 @@ def _walk(node):
 
 
 def _close(name, candidates):
-    close = difflib.get_close_matches(name, [c for c in candidates if not c.startswith("$")],
-                                      n=1, cutoff=0.6)
+    close = difflib.get_close_matches(
+        name, [c for c in candidates if not c.startswith("$")], n=1, cutoff=0.6
+    )
     return f"did you mean {close[0]!r}?" if close else None
 
 
