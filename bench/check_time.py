@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from dsl.resolve import bundled_names
+from dsl.resolve import bundled_names  # noqa: E402
 
 DEFAULT_RUNS = 9
 
@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
             "platform": platform.platform(),
             "cpus": os.cpu_count(),
+            # Other work on the machine skews every figure; the 1-minute load shows how much.
+            "load_average_1min": os.getloadavg()[0],
         },
         "rulesets": names,
         "results": rows,

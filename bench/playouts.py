@@ -40,9 +40,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.reference import connect_four, cro_magnon, pig, tic_tac_toe
-from interpreter.api import load, new_game
-from interpreter.game import Game
+from bench.reference import connect_four, cro_magnon, pig, tic_tac_toe  # noqa: E402
+from interpreter.api import load, new_game  # noqa: E402
+from interpreter.game import Game  # noqa: E402
 
 # Games whose interpreted/hand-written games/s ratio has a stated target.
 TARGETS = {"tic-tac-toe": 0.35, "pig": 0.35}
@@ -189,6 +189,8 @@ def environment() -> dict[str, Any]:
         "implementation": platform.python_implementation(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
+        # Other work on the machine skews every figure; the 1-minute load shows how much.
+        "load_average_1min": os.getloadavg()[0],
     }
 
 

@@ -1,8 +1,9 @@
 """The formatter: AST -> canonical Knapper text (`knapper fmt`).
 
 `format_file(parse(text))` parses back to an equal AST (tests check this on generated ASTs).
-Comments are not part of the AST, so `format_text` refuses files with comments unless asked to
-drop them: formatting must never lose what an author wrote.
+Comments are not part of the AST: `format_text` carries them over by line (before the node
+that follows them, or at the end of the line where they stood), and checks that its output
+means exactly what the input meant.
 """
 
 from __future__ import annotations
@@ -21,31 +22,73 @@ P_IF, P_OR, P_AND, P_NOT, P_CMP, P_SUM, P_PROD, P_UNARY, P_POSTFIX, P_ATOM = ran
 _CMP = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"}
 
 
-def format_text(text: str, path: str = "<string>", drop_comments: bool = False) -> str:
-    if not drop_comments and _has_comment(text):
-        return _format_keeping_comments(text, path)
-    return format_file(parse(text, path))
+def format_text(text: str, path: str = "<string>") -> str:
+    """Format a file, keeping its comments; refuses to return text that means anything else."""
+    tree = parse(text, path)
+    global _ACTIVE
+    _ACTIVE = _Comments(text)
+    try:
+        out = format_file(tree)
+    finally:
+        _ACTIVE = None
+    if parse(out, path) != tree:
+        raise KnapperError(
+            diag("K021", "formatting would change this file's meaning; it was left as it is",
+                 Span(path, 1, 1, 1, 1), hint="please report this as a bug in Knapper")
+        )
+    return out
 
 
-def _has_comment(text: str) -> bool:
-    in_string = False
-    for ch in text:
-        if ch == '"':
-            in_string = not in_string
-        elif ch == "\n":
+class _Comments:
+    """The comments of a file, handed out in order as the printer reaches their lines.
+
+    A comment on a line of its own goes before the next node printed; a comment after code
+    goes at the end of the first line printed for the node that starts on its line.
+    """
+
+    def __init__(self, text: str):
+        self.items: list[tuple[int, str, bool]] = []
+        for number, line in enumerate(text.split("\n"), start=1):
             in_string = False
-        elif ch == "#" and not in_string:
-            return True
-    return False
+            for col, ch in enumerate(line):
+                if ch == '"':
+                    in_string = not in_string
+                elif ch == "#" and not in_string:
+                    self.items.append((number, line[col:].rstrip(), bool(line[:col].strip())))
+                    break
+
+    def before(self, line: int, pad: str) -> str:
+        out = []
+        while self.items and self.items[0][0] < line:
+            out.append(pad + self.items.pop(0)[1] + "\n")
+        return "".join(out)
+
+    def trailing(self, line: int) -> str:
+        if self.items and self.items[0][0] == line and self.items[0][2]:
+            return "  " + self.items.pop(0)[1]
+        return ""
 
 
-def _format_keeping_comments(text: str, path: str) -> str:
-    """With comments present, only normalise whitespace at line ends (after checking syntax)."""
-    parse(text, path)
-    lines = [line.rstrip() for line in text.split("\n")]
-    while lines and not lines[-1]:
-        lines.pop()
-    return "\n".join(lines) + "\n"
+_ACTIVE: _Comments | None = None
+
+
+def _placed(node, text: str, pad: str) -> str:
+    """`text` for `node` with the comments that belong before it and on its first line."""
+    if _ACTIVE is None or node.span.line <= 0:
+        return text
+    lead = _ACTIVE.before(node.span.line, pad)
+    tail = _ACTIVE.trailing(node.span.line)
+    if tail:
+        first, sep, rest = text.partition("\n")
+        text = first + tail + sep + rest
+    return lead + text
+
+
+def _closing(node, pad: str) -> str:
+    """Comments left inside a braced node, just before its closing brace."""
+    if _ACTIVE is None or node.span.line <= 0:
+        return ""
+    return "".join("\n" + line for line in _ACTIVE.before(node.span.end_line, pad).splitlines())
 
 
 def cite(c: str | None) -> str:
@@ -76,12 +119,26 @@ def format_file(f: ast.File) -> str:
         head = f"library {string(f.name)}"
     else:
         head = f"scenarios for {string(f.name)}"
-    parts = [head]
-    for item in f.items:
-        parts.append(item_text(item))
-    for sc in f.scenarios:
-        parts.append(scenario_text(sc))
-    return "\n\n".join(parts) + "\n"
+    out = (_ACTIVE.before(f.span.line, "") if _ACTIVE is not None else "") + head
+    previous = None
+    for item in list(f.items) + list(f.scenarios):
+        text = item_text(item) if not isinstance(item, ast.Scenario) else scenario_text(item)
+        out += ("\n" if _adjacent(previous, item, text) else "\n\n") + _placed(item, text, "")
+        previous = (item, text)
+    rest = _ACTIVE.before(10**9, "").rstrip("\n") if _ACTIVE is not None else ""
+    return out + ("\n\n" + rest if rest else "") + "\n"
+
+
+def _adjacent(previous, item, text: str) -> bool:
+    """Keep one-line declarations together when the author wrote them on consecutive lines."""
+    if previous is None or _ACTIVE is None:
+        return False
+    before, before_text = previous
+    return (
+        "\n" not in text
+        and "\n" not in before_text
+        and before.span.end_line + 1 == item.span.line
+    )
 
 
 def item_text(item) -> str:
@@ -141,17 +198,12 @@ def decl(d) -> str:
         case ast.Table():
             dice = f" roll {d.dice}" if d.dice else ""
             sides = int(d.dice.split("d")[1]) if d.dice else None
-            rows = "".join(f"\n{INDENT}{row(r, sides)}" for r in d.rows)
+            rows = "".join("\n" + _placed(r, INDENT + row(r, sides), INDENT) for r in d.rows)
+            rows += _closing(d, INDENT)
             return f"table {d.name}: {d.record}{dice}{cite(d.cite)} {{{rows}\n}}"
         case ast.Map():
-            items = []
-            for i in d.items:
-                if isinstance(i, ast.MapNode):
-                    title = f" {string(i.title)}" if i.title is not None else ""
-                    items.append(f"node {i.name}{title}{cite(i.cite)}")
-                else:
-                    items.append(f"{i.a} -- {', '.join(i.others)}{cite(i.cite)}")
-            body = "".join(f"\n{INDENT}{i}" for i in items)
+            body = "".join("\n" + _placed(i, INDENT + map_item(i), INDENT) for i in d.items)
+            body += _closing(d, INDENT)
             return f"map {d.name}{cite(d.cite)} {{{body}\n}}"
         case ast.Var():
             return (
@@ -188,6 +240,13 @@ def decl(d) -> str:
     raise TypeError(f"cannot format {d!r}")
 
 
+def map_item(i) -> str:
+    if isinstance(i, ast.MapNode):
+        title = f" {string(i.title)}" if i.title is not None else ""
+        return f"node {i.name}{title}{cite(i.cite)}"
+    return f"{i.a} -- {', '.join(i.others)}{cite(i.cite)}"
+
+
 def params(ps) -> str:
     return ", ".join(f"{p.name}: {type_text(p.type)}" for p in ps)
 
@@ -221,8 +280,8 @@ def block(b: ast.Block, depth: int) -> str:
     if not b.stmts:
         return "{ }"
     pad = INDENT * (depth + 1)
-    body = "".join(f"\n{pad}{stmt(s, depth + 1)}" for s in b.stmts)
-    return "{" + body + "\n" + INDENT * depth + "}"
+    body = "".join("\n" + _placed(s, pad + stmt(s, depth + 1), pad) for s in b.stmts)
+    return "{" + body + _closing(b, pad) + "\n" + INDENT * depth + "}"
 
 
 def target(t: ast.Target) -> str:

@@ -3,12 +3,14 @@ bundled ruleset. Also the grammar itself builds in Lark's strict mode."""
 
 from __future__ import annotations
 
+import re
+
 import lark
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsl import ast
-from dsl.fmt import format_file
+from dsl.fmt import format_file, format_text
 from dsl.parse import parse
 from dsl.resources import grammar_text, rulesets_root
 
@@ -225,6 +227,16 @@ def test_every_bundled_file_round_trips():
     for path in files:
         tree = parse(path.read_text(encoding="utf-8"), str(path))
         assert parse(format_file(tree), str(path)) == tree, path
+
+
+def test_formatting_bundled_files_keeps_comments_and_is_stable():
+    files = sorted(rulesets_root().rglob("*.knap")) + sorted(rulesets_root().rglob("*.scenario"))
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        once = format_text(text, str(path))
+        assert format_text(once, str(path)) == once, path
+        comments = sorted(c.strip() for c in re.findall(r"#[^\n]*", text))
+        assert sorted(c.strip() for c in re.findall(r"#[^\n]*", once)) == comments, path
 
 
 def test_grammar_builds_in_strict_lalr_mode():
