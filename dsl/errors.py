@@ -21,6 +21,8 @@ class Span:
     end_col: int
 
     def __str__(self) -> str:
+        if self.line <= 0:
+            return self.file
         return f"{self.file}:{self.line}:{self.col}"
 
 

@@ -33,8 +33,12 @@ def format_text(text: str, path: str = "<string>") -> str:
         _ACTIVE = None
     if parse(out, path) != tree:
         raise KnapperError(
-            diag("K021", "formatting would change this file's meaning; it was left as it is",
-                 Span(path, 1, 1, 1, 1), hint="please report this as a bug in Knapper")
+            diag(
+                "K021",
+                "formatting would change this file's meaning; it was left as it is",
+                Span(path, 1, 1, 1, 1),
+                hint="please report this as a bug in Knapper",
+            )
         )
     return out
 
@@ -135,9 +139,7 @@ def _adjacent(previous, item, text: str) -> bool:
         return False
     before, before_text = previous
     return (
-        "\n" not in text
-        and "\n" not in before_text
-        and before.span.end_line + 1 == item.span.line
+        "\n" not in text and "\n" not in before_text and before.span.end_line + 1 == item.span.line
     )
 
 

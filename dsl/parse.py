@@ -542,7 +542,7 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str):
         lines = text.splitlines() or [""]
         line, col = len(lines), len(lines[-1]) + 1
     span = Span(path, line, col, line, col + 1)
-    label = err.match_examples(parser().parse, LABELLED_EXAMPLES, use_accepts=True)
+    label = _label(err)
     if isinstance(err, UnexpectedCharacters):
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "end of file"
         return diag(
@@ -565,8 +565,47 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str):
     assert isinstance(err, UnexpectedToken)
     expected = sorted(err.accepts or err.expected)
     shown = ", ".join(_pretty_terminal(t) for t in expected[:8])
-    message = label or f"unexpected {err.token.type.lower()} {str(err.token)!r}"
+    message = label or f"unexpected {_pretty_token(err.token)}"
     return diag("K003", message, span, hint=f"expected one of: {shown}" if shown else None)
+
+
+@functools.cache
+def _labels() -> dict[tuple[int, str], str]:
+    """Parser state and token of each known-bad snippet -> its label.
+
+    Keyed on the state on top of the parser's stack (not the whole stack, as Lark's
+    `match_examples` does), so a snippet matches wherever in a file the same mistake happens.
+    """
+    found: dict[tuple[int, str], str] = {}
+    for label, snippets in LABELLED_EXAMPLES.items():
+        for snippet in snippets:
+            try:
+                parser().parse(snippet)
+            except UnexpectedToken as err:
+                found.setdefault((err.state.state_stack[-1], err.token.type), label)
+            except UnexpectedInput:
+                continue
+    return found
+
+
+def _label(err: UnexpectedInput) -> str | None:
+    if not isinstance(err, UnexpectedToken) or err.state is None:
+        return None
+    return _labels().get((err.state.state_stack[-1], err.token.type))
+
+
+def _pretty_token(token: Token) -> str:
+    if token.type == "$END":
+        return "end of file"
+    if token.type == "NAME":
+        return f"name {str(token)!r}"
+    if token.type == "INT":
+        return f"number {token}"
+    if token.type == "STRING":
+        return f"string {token}"
+    if str(token).isalpha():
+        return f"keyword {str(token)!r}"
+    return repr(str(token))
 
 
 def _pretty_terminal(name: str) -> str:

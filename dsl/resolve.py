@@ -29,6 +29,7 @@ class Program:
     origin: dict[str, Span]  # the overlay or file that last defined each declaration
     sources: dict[str, str]
     extends: tuple[str, ...] = ()  # names of the rulesets this one builds on, nearest first
+    header: Span | None = None  # where the file's header stands
 
     def get(self, cls):
         return [d for d in self.decls.values() if isinstance(d, cls)]
@@ -131,7 +132,7 @@ def _resolve_file(
             _overlay(item, decls, origin, loader.diagnostics)
         else:
             _define(item, decls, origin, loader.diagnostics, in_variant=own_kind == "overlay")
-    return Program(file.name, str(path), decls, origin, loader.sources, extends)
+    return Program(file.name, str(path), decls, origin, loader.sources, extends, file.span)
 
 
 def _define(decl: ast.Decl, decls, origin, out: list[Diagnostic], in_variant: bool) -> None:
@@ -278,8 +279,9 @@ def _kind(decl) -> str:
 
 
 def _unknown(code: str, what: str, name: str, span: Span, candidates: list[str]) -> Diagnostic:
+    verb = "remove" if code == "K108" else "change"
     return diag(
-        code, f"there is no {what} named {name!r} to change", span, hint=_suggest(name, candidates)
+        code, f"there is no {what} named {name!r} to {verb}", span, hint=_suggest(name, candidates)
     )
 
 

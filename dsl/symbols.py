@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from dsl import ast
-from dsl.errors import Diagnostic, diag
+from dsl.errors import Diagnostic, Note, diag
 
 
 class Symbols:
@@ -39,9 +39,10 @@ class Symbols:
             self.diagnostics.append(
                 diag(
                     "K210",
-                    f"the name {name!r} is used twice (as a {self.kind[name]} and a {kind})",
+                    f"the name {name!r} is used twice (as {_a(self.kind[name])} and as {_a(kind)})",
                     span,
                     hint="enum values, row ids, map nodes and declarations share one namespace",
+                    notes=(Note(self.spans[name], "first used here"),),
                 )
             )
             return
@@ -164,6 +165,10 @@ class Symbols:
                 if 0 <= value < len(lookup):
                     lookup[value] = row.name
         return count, sides, lookup
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
 
 
 def _face(value: int, sides: int) -> int:

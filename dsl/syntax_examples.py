@@ -29,6 +29,10 @@ LABELLED_EXAMPLES: dict[str, list[str]] = {
         'ruleset "x" setup { let x = choose p }',
         'ruleset "x" setup { let x = choose p as "y" }',
     ],
+    "a choice is taken into a new local: `let x = choose p from options`": [
+        'ruleset "x" setup { a[p] = choose p from [1] }',
+        'ruleset "x" setup { a = choose p from [1] }',
+    ],
     "`round` needs a bound: `round max N { ... }`": [
         'ruleset "x" round { }',
     ],

@@ -76,7 +76,7 @@ def check_data(program, symbols: Symbols) -> list[Diagnostic]:
             diag(
                 "K215",
                 "the ruleset does not say how many players it takes",
-                Span(program.path, 1, 1, 1, 1),
+                _header(program),
                 hint="add `players 2` or `players 2..4`",
             )
         )
@@ -85,7 +85,7 @@ def check_data(program, symbols: Symbols) -> list[Diagnostic]:
             diag(
                 "K215",
                 "the ruleset has neither `setup` nor `round`: nothing would run",
-                Span(program.path, 1, 1, 1, 1),
+                _header(program),
                 hint="add `round max N { ... }`",
             )
         )
@@ -128,6 +128,13 @@ def check_data(program, symbols: Symbols) -> list[Diagnostic]:
                         "K216",
                         f"{decl.name!r} is visible to its owner, so its first key must be `player`",
                         decl.span,
+                        hint=f"for example `{decl.name}[player"
+                        + "".join(
+                            ", " + _key_text(k)
+                            for k in decl.keys
+                            if not (isinstance(k, ast.KeyName) and k.name == "player")
+                        )
+                        + "]`",
                     )
                 )
         if isinstance(decl, ast.Zone) and decl.kind == "row" and not decl.size:
@@ -194,9 +201,10 @@ def _check_table(table: ast.Table, program, symbols: Symbols) -> list[Diagnostic
                 out.append(
                     diag(
                         "K211",
-                        f"row {row.name!r} of rolled table {table.name!r} needs "
-                        "a roll range such as `01-05`",
+                        f"row {row.name!r} of rolled table {table.name!r} needs a roll range",
                         row.span,
+                        hint=f"a {table.dice} gives {count} to {count * sides}: write for "
+                        f"example `{count}-{count + 1}` before the row's name",
                     )
                 )
             else:
@@ -208,9 +216,18 @@ def _check_table(table: ast.Table, program, symbols: Symbols) -> list[Diagnostic
                             f"the range {row.lo}-{row.hi} of row {row.name!r} "
                             f"does not fit a {table.dice} roll",
                             row.span,
+                            hint=f"a {table.dice} gives {count} to {count * sides}",
                         )
                     )
     return out
+
+
+def _header(program) -> Span:
+    return program.header if program.header is not None else Span(program.path, 1, 1, 1, 1)
+
+
+def _key_text(key) -> str:
+    return key.name if isinstance(key, ast.KeyName) else f"{key.lo}..{key.hi}"
 
 
 def _close(name, candidates):

@@ -8,11 +8,12 @@ fit everything, so the checker only reports what is certainly wrong.
 from __future__ import annotations
 
 import difflib
+import re
 
 from dsl import ast
 from dsl.builtins import BUILTINS, STATE_TYPES
 from dsl.check.data import known_type
-from dsl.errors import Diagnostic, diag
+from dsl.errors import Diagnostic, Note, diag
 from dsl.symbols import Symbols
 
 ANY = "any"
@@ -270,8 +271,14 @@ class TypeChecker:
             if len(indices) != len(keys):
                 self.error(
                     "K209",
-                    f"{decl.name!r} has {len(keys)} key(s) but {len(indices)} were given",
+                    f"{decl.name!r} has {_count(len(keys), 'key')} but "
+                    f"{len(indices)} {'was' if len(indices) == 1 else 'were'} given",
                     span,
+                    hint=f"write {decl.name}["
+                    + ", ".join(
+                        k.name if isinstance(k, ast.KeyName) else f"{k.lo}..{k.hi}" for k in keys
+                    )
+                    + "]",
                 )
                 return t
             for key, index in zip(keys, indices):
@@ -299,6 +306,9 @@ class TypeChecker:
         if t != ANY and t != "none":
             self.error("K204", f"a list is needed here, not {show(t)}", span)
         return ANY
+
+    def names_of(self, *kinds: str) -> list[str]:
+        return [n for n, k in self.sym.kind.items() if k in kinds]
 
     def unknown(self, name, span, scope):
         candidates = list(scope) + list(self.sym.kind) + list(BUILTINS) + list(STATE_TYPES)
@@ -355,7 +365,13 @@ class TypeChecker:
             return ANY
         lo, hi = spec.arity
         if not lo <= len(args) <= hi:
-            self.error("K203", f"{c.name}() takes {lo} argument(s), not {len(args)}", c.span)
+            wanted = str(lo) if lo == hi else f"{lo} or {hi}"
+            self.error(
+                "K203",
+                f"{c.name}() takes {wanted} argument(s), not {len(args)}",
+                c.span,
+                hint=f"{c.name}: {spec.doc}",
+            )
             return ANY
         if c.name in ("nodes", "rows", "values"):
             wanted = {"nodes": "map", "rows": "table", "values": "enum"}[c.name]
@@ -374,8 +390,13 @@ class TypeChecker:
 
     def check_args(self, c, params, args, scope):
         if len(params) != len(args):
-            self.error(
-                "K203", f"{c.name!r} takes {len(params)} argument(s), not {len(args)}", c.span
+            self.out.append(
+                diag(
+                    "K203",
+                    f"{c.name!r} takes {_count(len(params), 'argument')}, not {len(args)}",
+                    c.span,
+                    notes=(Note(self.sym.spans[c.name], f"{c.name!r} is defined here"),),
+                )
             )
             return ANY
         for p, a in zip(params, args):
@@ -444,7 +465,7 @@ class TypeChecker:
                     self.error(
                         "K228", "a roll needs at least one die with at least one side", e.span
                     )
-                return "int" if count == 1 else ("list", "int")
+                return "int" if count <= 1 else ("list", "int")
             case ast.RollTable(table=table):
                 decl = self.sym.decls.get(table)
                 if self.sym.kind.get(table) != "table":
@@ -452,7 +473,11 @@ class TypeChecker:
                         "K201",
                         f"unknown table {table!r}",
                         e.span,
-                        hint=_close(table, [n for n, k in self.sym.kind.items() if k == "table"]),
+                        hint=(
+                            f"for dice write the count too, as in `roll 1{table}`"
+                            if re.fullmatch(r"d[0-9]+", table)
+                            else _close(table, self.names_of("table"))
+                        ),
                     )
                     return ANY
                 if decl.dice is None:
@@ -529,6 +554,11 @@ class TypeChecker:
                     f"comparing {show(a)} with {show(b)} is always "
                     f"{'false' if op == '==' else 'true'}",
                     e.span,
+                    hint=(
+                        "a player is not a number: compare with `player(n)`, or use `seat(p)`"
+                        if {a, b} == {"player", "int"}
+                        else None
+                    ),
                 )
             return "bool"
         if op == "+" and (isinstance(a, tuple) or isinstance(b, tuple)):
@@ -541,6 +571,10 @@ class TypeChecker:
         self.expect(a, "int", e.left.span, f"the left side of `{op}`")
         self.expect(b, "int", e.right.span, f"the right side of `{op}`")
         return "bool" if op in ("<", "<=", ">", ">=") else "int"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def _walk(node):
