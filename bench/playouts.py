@@ -199,11 +199,11 @@ def print_report(report: dict[str, Any]) -> None:
     from rich.table import Table
 
     # Redirected output gets a fixed width wide enough for the table, not rich's default 80.
-    console = Console(width=None if sys.stdout.isatty() else 120)
+    console = Console(width=None if sys.stdout.isatty() else 130)
     env = report["environment"]
     table = Table(
         title=f"Random playouts, median of {report['rounds']} rounds "
-        f"(Python {env['python']}, {env['cpus']} CPUs)"
+        f"(Python {env['python']}, {env['cpus']} CPUs, load {env['load_average_1min']:.2f})"
     )
     table.add_column("game")
     for column in (

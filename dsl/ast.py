@@ -17,18 +17,14 @@ def _span():
     return attrs.field(default=NO_SPAN, eq=False, repr=False, kw_only=True)
 
 
-def node(cls):
-    return attrs.frozen(cls)
-
-
 # ------------------------------------------------------------------ types and keys
-@node
+@attrs.frozen
 class TypeName:
     name: str
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class TypeList:
     elem: Type
     span: Span = _span()
@@ -37,13 +33,13 @@ class TypeList:
 Type = Union[TypeName, TypeList]
 
 
-@node
+@attrs.frozen
 class KeyName:
     name: str
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class KeyRange:
     lo: int
     hi: int
@@ -54,49 +50,49 @@ Key = Union[KeyName, KeyRange]
 
 
 # ------------------------------------------------------------------ expressions
-@node
+@attrs.frozen
 class IntLit:
     value: int
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class StrLit:
     value: str
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class BoolLit:
     value: bool
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class NoneLit:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class NameRef:
     name: str
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class ListLit:
     items: tuple[Expr, ...]
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class CompFor:
     name: str
     iter: Expr
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Comprehension:
     expr: Expr
     fors: tuple[CompFor, ...]
@@ -104,7 +100,7 @@ class Comprehension:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class IfExpr:
     cond: Expr
     then: Expr
@@ -112,7 +108,7 @@ class IfExpr:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class BinOp:
     """Arithmetic, comparison, membership and boolean operators (`op` is the operator's text)."""
 
@@ -122,49 +118,49 @@ class BinOp:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class UnaryOp:
     op: str  # "not" or "-"
     operand: Expr
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class FieldGet:
     obj: Expr
     name: str
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class IndexGet:
     obj: Expr
     indices: tuple[Expr, ...]
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class KwArg:
     name: str
     value: Expr
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class CallExpr:
     name: str
     args: tuple[Expr | KwArg, ...]
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class RollDice:
     count: int
     sides: int
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class RollTable:
     table: str
     span: Span = _span()
@@ -190,21 +186,21 @@ Expr = Union[
 
 
 # ------------------------------------------------------------------ statements
-@node
+@attrs.frozen
 class Target:
     name: str
     indices: tuple[Expr, ...]
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Let:
     name: str
     value: Expr
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Assign:
     target: Target
     op: str  # "=", "+=", "-="
@@ -212,14 +208,14 @@ class Assign:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class If:
     branches: tuple[tuple[Expr, Block], ...]
     otherwise: Block | None
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class For:
     name: str
     iter: Expr
@@ -227,14 +223,14 @@ class For:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Repeat:
     count: Expr
     body: Block
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class While:
     cond: Expr
     max: int | None
@@ -242,7 +238,7 @@ class While:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Choose:
     name: str
     player: Expr
@@ -252,7 +248,7 @@ class Choose:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class CallStmt:
     name: str
     args: tuple[Expr | KwArg, ...]
@@ -260,21 +256,21 @@ class CallStmt:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class AddTo:
     value: Expr
     target: Target
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class RemoveFrom:
     value: Expr
     target: Target
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Move:
     value: Expr
     source: Target
@@ -282,13 +278,13 @@ class Move:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Shuffle:
     target: Target
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Draw:
     count: Expr
     source: Target
@@ -296,26 +292,26 @@ class Draw:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class EndGame:
     winners: Expr
     cite: str | None
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Log:
     text: str
     args: tuple[Expr, ...]
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Break:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Pass:
     span: Span = _span()
 
@@ -341,32 +337,32 @@ Stmt = Union[
 ]
 
 
-@node
+@attrs.frozen
 class Block:
     stmts: tuple[Stmt, ...]
     span: Span = _span()
 
 
 # ------------------------------------------------------------------ declarations
-@node
+@attrs.frozen
 class Import:
     path: str
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Title:
     text: str
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Source:
     text: str
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Players:
     lo: int
     hi: int
@@ -374,14 +370,14 @@ class Players:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Bound:
     decisions: int
     cite: str | None
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Param:
     name: str
     type: Type
@@ -390,7 +386,7 @@ class Param:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Enum:
     name: str
     values: tuple[str, ...]
@@ -398,14 +394,14 @@ class Enum:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Field:
     name: str
     type: Type
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Record:
     keyword: str  # record | card | tile
     name: str
@@ -414,7 +410,7 @@ class Record:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Row:
     lo: int | None
     hi: int | None
@@ -426,7 +422,7 @@ class Row:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Table:
     name: str
     record: str
@@ -436,7 +432,7 @@ class Table:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class MapNode:
     name: str
     title: str | None
@@ -444,7 +440,7 @@ class MapNode:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class MapEdge:
     a: str
     others: tuple[str, ...]
@@ -452,7 +448,7 @@ class MapEdge:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Map:
     name: str
     items: tuple[MapNode | MapEdge, ...]
@@ -460,7 +456,7 @@ class Map:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Var:
     name: str
     keys: tuple[Key, ...]
@@ -471,7 +467,7 @@ class Var:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Zone:
     name: str
     keys: tuple[Key, ...]
@@ -483,7 +479,7 @@ class Zone:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Pool:
     name: str
     keys: tuple[Key, ...]
@@ -494,14 +490,14 @@ class Pool:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class ParamDecl:
     name: str
     type: Type
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Fn:
     name: str
     params: tuple[ParamDecl, ...]
@@ -511,7 +507,7 @@ class Fn:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Proc:
     kind: str  # proc | phase | step
     name: str
@@ -521,14 +517,14 @@ class Proc:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Setup:
     body: Block
     cite: str | None
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Round:
     max: int
     body: Block
@@ -536,7 +532,7 @@ class Round:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Score:
     param: str
     value: Expr
@@ -544,7 +540,7 @@ class Score:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Invariant:
     name: str
     value: Expr
@@ -552,7 +548,7 @@ class Invariant:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Note:
     kind: str  # interpretation | deviation
     name: str
@@ -586,7 +582,7 @@ Decl = Union[
 
 
 # ------------------------------------------------------------------ overlays
-@node
+@attrs.frozen
 class SetParam:
     name: str
     value: Expr
@@ -594,32 +590,32 @@ class SetParam:
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class Replace:
     decl: Decl
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class AddDecl:
     decl: Decl
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class AddRow:
     table: str
     row: Row
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class RemoveDecl:
     name: str
     span: Span = _span()
 
 
-@node
+@attrs.frozen
 class RemoveRow:
     table: str
     row: str
@@ -630,7 +626,7 @@ Overlay = Union[SetParam, Replace, AddDecl, AddRow, RemoveDecl, RemoveRow]
 
 
 # ------------------------------------------------------------------ scenarios
-@node
+@attrs.frozen
 class Scenario:
     name: str
     cite: str | None
@@ -645,7 +641,7 @@ class Scenario:
 
 
 # ------------------------------------------------------------------ files
-@node
+@attrs.frozen
 class File:
     kind: str  # ruleset | variant | library | scenarios
     name: str

@@ -229,11 +229,9 @@ class Compiler:
         for index, (code, info) in enumerate(unlinked):
             linked = self._link(code, index)
             codes.append(linked)
-            infos.append(
-                ProcInfo(
-                    *info[:4], self.nlocals[index], tuple(span for _, span in code.items), info[4]
-                )
-            )
+            name, kind, cite, span, local_names = info
+            spans = tuple(span for _, span in code.items)
+            infos.append(ProcInfo(name, kind, cite, span, self.nlocals[index], spans, local_names))
         var_specs = tuple(self._var_spec(slot, decl) for slot, decl in enumerate(sym.state_decls))
         invariants = tuple(
             (inv.name, inv.cite, self.lam(self.x(inv.value, Scope())))
@@ -330,22 +328,22 @@ class Compiler:
         size = 1
         for d in domains:
             size *= len(d)
-        if isinstance(decl, ast.Zone):
-            n = decl.size
-            one = (lambda st: [None] * n) if decl.kind == "row" else (lambda st: [])
-        else:
-            value = (
-                self.lam(self.x(decl.value, Scope()))
-                if decl.value is not None
-                else (lambda st, L: 0)
-            )
-            one = lambda st, value=value: _copy(value(st, []))  # noqa: E731
-        if domains:
-            init = lambda st, one=one, size=size: [one(st) for _ in range(size)]  # noqa: E731
-        else:
-            init = one
+        one = self._initial(decl)
+        init = (lambda st: [one(st) for _ in range(size)]) if domains else one
         kind = type(decl).__name__.lower()
         return VarSpec(decl.name, slot, domains, decl.visibility, init, kind, decl.cite, decl.span)
+
+    def _initial(self, decl) -> Callable[[Any], Any]:
+        """The initial value of one entry of a variable, zone or pool."""
+        if isinstance(decl, ast.Zone):
+            slots = decl.size or 0
+            if decl.kind == "row":
+                return lambda st: [None] * slots
+            return lambda st: []
+        if decl.value is None:
+            return lambda st: 0
+        value = self.lam(self.x(decl.value, Scope()))
+        return lambda st: _copy(value(st, []))
 
     # ------------------------------------------------------------------ statements
     def block(self, block: ast.Block, code: _Code, scope: Scope) -> None:
@@ -575,7 +573,9 @@ class Compiler:
         if self.sym.kind.get(e.name) == "fn":
             return f"_F_{e.name}(st" + "".join(", " + self.x(a, scope) for a in args) + ")"
         if e.name in ("nodes", "rows", "values"):
-            name = args[0].name
+            arg = args[0]
+            assert isinstance(arg, ast.NameRef), "the checker allows only a name here"
+            name = arg.name
             items = {"nodes": self.sym.map_nodes, "rows": self.sym.table_rows}.get(e.name)
             values = items[name] if items is not None else list(self.sym.decls[name].values)
             return f"list({self.const(tuple(values), 'c')})"

@@ -118,7 +118,7 @@ def format_file(f: ast.File) -> str:
     if f.kind == "ruleset":
         head = f"ruleset {string(f.name)}{cite(f.cite)}"
     elif f.kind == "variant":
-        head = f"variant {string(f.name)} extends {string(f.extends)}{cite(f.cite)}"
+        head = f"variant {string(f.name)} extends {string(f.extends or '')}{cite(f.cite)}"
     elif f.kind == "library":
         head = f"library {string(f.name)}"
     else:
@@ -255,7 +255,7 @@ def params(ps) -> str:
 
 def row(r: ast.Row, sides: int | None) -> str:
     parts = []
-    if r.lo is not None:
+    if r.lo is not None and r.hi is not None:
         lo, hi = _face_text(r.lo, sides), _face_text(r.hi, sides)
         parts.append(lo if r.lo == r.hi else f"{lo}-{hi}")
     parts.append(r.name)

@@ -544,7 +544,8 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str):
     span = Span(path, line, col, line, col + 1)
     label = _label(err)
     if isinstance(err, UnexpectedCharacters):
-        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "end of file"
+        pos = err.pos_in_stream or 0
+        char = text[pos] if pos < len(text) else "end of file"
         return diag(
             "K001",
             label or f"unexpected character {char!r}",

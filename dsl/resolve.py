@@ -18,7 +18,7 @@ from dsl.errors import Diagnostic, KnapperError, Note, Span, diag
 from dsl.parse import parse
 from dsl.resources import rulesets_root
 
-SINGLETONS = (ast.Title, ast.Source, ast.Players, ast.Bound, ast.Setup, ast.Round, ast.Score)
+OVERLAYS = (ast.SetParam, ast.Replace, ast.AddDecl, ast.AddRow, ast.RemoveDecl, ast.RemoveRow)
 
 
 @attrs.frozen
@@ -116,10 +116,7 @@ def _resolve_file(
     for item in file.items:
         if isinstance(item, ast.Import):
             _import(item, path, loader, decls, origin, chain + (str(path),))
-        elif isinstance(
-            item,
-            (ast.SetParam, ast.Replace, ast.AddDecl, ast.AddRow, ast.RemoveDecl, ast.RemoveRow),
-        ):
+        elif isinstance(item, OVERLAYS):
             if own_kind == "base":
                 loader.diagnostics.append(
                     diag(
@@ -191,6 +188,10 @@ def _import(item: ast.Import, path: Path, loader: _Loader, decls, origin, chain)
     for sub in file.items:
         if isinstance(sub, ast.Import):
             _import(sub, target, loader, decls, origin, chain + (str(target),))
+        elif isinstance(sub, OVERLAYS):
+            loader.diagnostics.append(
+                diag("K112", "overlays belong in a variant file, not in a library", sub.span)
+            )
         else:
             _define(sub, decls, origin, loader.diagnostics, in_variant=False)
 

@@ -26,10 +26,8 @@ class RandomAgent:
 
 def play_out(state: State, agents: list[Agent] | Agent, check_invariants: bool = False) -> State:
     """Let the agents decide until the game ends; returns the same (now finished) state."""
-    per_seat = agents if isinstance(agents, list) else None
-    while state.pending is not None:
-        decision = state.decision()
-        agent = per_seat[decision.player] if per_seat is not None else agents
+    while (decision := state.decision()) is not None:
+        agent = agents[decision.player] if isinstance(agents, list) else agents
         state.apply(agent(state, decision))
         if check_invariants:
             broken = state.check_invariants()

@@ -89,7 +89,7 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
                 Span(name, 0, 0, 0, 0),
                 hint=suggest_ruleset(name) or "run `knapper list`",
             )
-            diagnostics, sources = [d], {}
+            diagnostics, sources = [d], dict[str, str]()
         else:
             _program, diagnostics, sources = load_program(
                 path.read_text(encoding="utf-8"), str(path)

@@ -8,54 +8,36 @@ from __future__ import annotations
 
 import click
 
+from dsl import ast
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
 from interpreter.save import dump_state
 
 
 def _show_position(state, seat: int) -> None:
+    """Print what `seat` may see: every variable, skipping empty entries and absent seats."""
     view = state.observation(seat)
     click.echo(click.style(f"-- round {view['rounds']} --", bold=True))
     for spec in state.game.vars:
         value = view["vars"][spec.name]
-        if spec.domains:
-            entries = []
-            for i, v in enumerate(value):
-                if v in (0, None, [], False) or v == "empty":
-                    continue
-                keys = spec.keys_of(i)
-                if (
-                    keys
-                    and spec.domains[0] == tuple(range(len(spec.domains[0])))
-                    and spec.domains[0]
-                    and isinstance(keys[0], int)
-                    and keys[0] >= state.n
-                    and _first_key_is_player(state, spec)
-                ):
-                    continue
-                entries.append(f"{_keys_text(state, spec, keys)}={state.game.describe(v)}")
-            shown = ", ".join(entries) if entries else "(all empty)"
-        else:
-            shown = state.game.describe(value)
-        click.echo(f"  {spec.name}: {shown}")
+        if not spec.domains:
+            click.echo(f"  {spec.name}: {state.game.describe(value)}")
+            continue
+        by_player = _first_key_is_player(state, spec)
+        entries = []
+        for i, entry in enumerate(value):
+            keys = spec.keys_of(i)
+            if entry in (0, None, [], False, "empty") or (by_player and keys[0] >= state.n):
+                continue
+            shown = [f"P{k + 1}" if n == 0 and by_player else str(k) for n, k in enumerate(keys)]
+            entries.append(f"[{', '.join(shown)}]={state.game.describe(entry)}")
+        click.echo(f"  {spec.name}: {', '.join(entries) if entries else '(all empty)'}")
 
 
 def _first_key_is_player(state, spec) -> bool:
-    from dsl import ast
-
     decl = state.game.program.decls.get(spec.name)
-    keys = getattr(decl, "keys", ())
+    keys: tuple = getattr(decl, "keys", ())
     return bool(keys) and isinstance(keys[0], ast.KeyName) and keys[0].name == "player"
-
-
-def _keys_text(state, spec, keys) -> str:
-    parts = []
-    for n, key in enumerate(keys):
-        if n == 0 and _first_key_is_player(state, spec):
-            parts.append(f"P{key + 1}")
-        else:
-            parts.append(str(key))
-    return "[" + ", ".join(parts) + "]"
 
 
 def play_terminal(ruleset: str, players: int | None, seat: int, seed: int) -> None:
@@ -68,8 +50,7 @@ def play_terminal(ruleset: str, players: int | None, seat: int, seed: int) -> No
     click.echo(
         f"{game.title}: you are P{seat} of {state.n}. Type a number, `q` to quit, `s FILE` to save."
     )
-    while not state.is_over():
-        decision = state.decision()
+    while (decision := state.decision()) is not None:
         site = game.sites[decision.site]
         rule = f" (§{site.cite})" if site.cite else ""
         if decision.player != you:
@@ -96,6 +77,7 @@ def play_terminal(ruleset: str, players: int | None, seat: int, seed: int) -> No
                 break
             click.echo(f"type a number from 1 to {len(decision.options)}")
     outcome = state.outcome()
+    assert outcome is not None, "the loop above ends only when the game is over"
     winners = ", ".join(f"P{p + 1}" for p in outcome["winners"]) or "nobody"
     click.echo(click.style(f"game over: winner(s) {winners}", bold=True))
     if outcome["scores"] is not None:

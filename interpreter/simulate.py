@@ -56,6 +56,7 @@ def play_one(
     state = new_game(game, players=players, seed=seed)
     play_out(state, RandomAgent(seed), check_invariants=check_invariants)
     outcome = state.outcome()
+    assert outcome is not None, "play_out returns finished games"
     result = GameResult(
         seed,
         tuple(outcome["winners"]),

@@ -164,8 +164,7 @@ def _check_table(table: ast.Table, program, symbols: Symbols) -> list[Diagnostic
         )
         return out
     fields = {f.name: f for f in record.fields}
-    sides = int(table.dice.split("d")[1]) if table.dice else None
-    count = int(table.dice.split("d")[0]) if table.dice else None
+    count, sides = (int(x) for x in table.dice.split("d")) if table.dice else (0, 0)
     for row in table.rows:
         positional = [a for a in row.args if not isinstance(a, ast.KwArg)]
         if len(positional) > len(fields):
@@ -187,7 +186,7 @@ def _check_table(table: ast.Table, program, symbols: Symbols) -> list[Diagnostic
                         hint=_close(arg.name, fields),
                     )
                 )
-        if sides is None and row.lo is not None:
+        if not table.dice and row.lo is not None:
             out.append(
                 diag(
                     "K211",
@@ -196,8 +195,8 @@ def _check_table(table: ast.Table, program, symbols: Symbols) -> list[Diagnostic
                     hint="add `roll 1d100` after the record name",
                 )
             )
-        if sides is not None:
-            if row.lo is None:
+        if table.dice:
+            if row.lo is None or row.hi is None:
                 out.append(
                     diag(
                         "K211",

@@ -120,8 +120,10 @@ class TypeChecker:
         by_name = dict(types)
         for row in d.rows:
             positional = [a for a in row.args if not isinstance(a, ast.KwArg)]
-            for (name, t), arg in zip(types, positional):
-                self.expect(self.expr(arg, {}), t, arg.span, f"field {name!r} of row {row.name!r}")
+            for (name, t), value in zip(types, positional):
+                self.expect(
+                    self.expr(value, {}), t, value.span, f"field {name!r} of row {row.name!r}"
+                )
             for arg in row.args:
                 if isinstance(arg, ast.KwArg) and arg.name in by_name:
                     self.expect(
@@ -468,7 +470,7 @@ class TypeChecker:
                 return "int" if count <= 1 else ("list", "int")
             case ast.RollTable(table=table):
                 decl = self.sym.decls.get(table)
-                if self.sym.kind.get(table) != "table":
+                if decl is None or self.sym.kind.get(table) != "table":
                     self.error(
                         "K201",
                         f"unknown table {table!r}",
