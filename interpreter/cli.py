@@ -124,7 +124,13 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
 @click.option(
     "--check-invariants", is_flag=True, help="Check declared invariants after every step."
 )
-def simulate(ruleset, games, seed, players, jobs, as_json, check_invariants) -> None:
+@click.option(
+    "--backend",
+    default=None,
+    help="joblib backend for --jobs > 1 (loky, multiprocessing, threading, or a registered one "
+    "such as dask or ray).",
+)
+def simulate(ruleset, games, seed, players, jobs, as_json, check_invariants, backend) -> None:
     """Play GAMES seeded random games and summarise the results."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -148,6 +154,7 @@ def simulate(ruleset, games, seed, players, jobs, as_json, check_invariants) -> 
             players=players,
             jobs=jobs,
             check_invariants=check_invariants,
+            backend=backend,
             progress=lambda k: bar.advance(task, k),
         )
     if as_json:

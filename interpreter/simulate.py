@@ -83,6 +83,7 @@ def simulate(
     players: int | None = None,
     jobs: int = 1,
     check_invariants: bool = False,
+    backend: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[Summary, list[GameResult]]:
     game = load(name)
@@ -98,7 +99,9 @@ def simulate(
             if progress:
                 progress(len(batch))
     else:
-        runner = Parallel(n_jobs=jobs, return_as="generator")
+        # joblib's default is loky (local processes); "dask" or "ray" run the same batches on a
+        # cluster once their joblib backends are registered
+        runner = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
         for done in runner(delayed(_batch)(name, n, b, check_invariants) for b in batches):
             results += done
             if progress:
