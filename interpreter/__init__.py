@@ -9,6 +9,13 @@ simulation, scenarios, saving, and the `knapper` command line.
         state.apply(decision.options[0])
 """
 
-from interpreter.api import load, new_game
-
 __all__ = ["load", "new_game"]
+
+
+def __getattr__(name: str):
+    # imported on first use, so `dsl.compile` can import `interpreter.state` without a cycle
+    if name in __all__:
+        from interpreter import api
+
+        return getattr(api, name)
+    raise AttributeError(name)

@@ -41,8 +41,9 @@ class ProcInfo:
     cite: str | None
     span: Span
     nlocals: int
-    spans: tuple[Span, ...]  # one per instruction
+    spans: tuple[Span, ...]  # one per instruction: the statement that decides where to go next
     local_names: tuple[str, ...]
+    line_spans: tuple[tuple[Span, ...], ...] = ()  # per instruction, the span of each code line
 
 
 @attrs.frozen

@@ -4,20 +4,20 @@ One int is trivially copied, saved as JSON and compared, and gives the same sequ
 platform and Python version. Dice take the high bits (the well-mixed ones) and scale them.
 """
 
-_MUL = 6364136223846793005
-_INC = 1442695040888963407
-_MASK = (1 << 64) - 1
+MUL = 6364136223846793005
+INC = 1442695040888963407
+MASK = (1 << 64) - 1
 
 
 def seed_state(seed: int) -> int:
-    s = (seed * 0x9E3779B97F4A7C15 + _INC) & _MASK
+    s = (seed * 0x9E3779B97F4A7C15 + INC) & MASK
     for _ in range(4):
-        s = (s * _MUL + _INC) & _MASK
+        s = (s * MUL + INC) & MASK
     return s
 
 
 def step(s: int) -> int:
-    return (s * _MUL + _INC) & _MASK
+    return (s * MUL + INC) & MASK
 
 
 def below(s: int, n: int) -> int:

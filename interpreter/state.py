@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from dsl.errors import Diagnostic, IllegalMove, RulesetRuntimeError, diag
+from dsl.errors import Diagnostic, IllegalMove, KnapperError, RulesetRuntimeError, diag
 from interpreter.game import Game
 
 CALL, RET, SUSPEND, END = -1, -2, -3, -4
@@ -50,6 +50,7 @@ class State:
         "rounds",
         "trace",
         "players",
+        "bound",
     )
 
     def __init__(self, game: Game, n: int, rng: int):
@@ -65,6 +66,7 @@ class State:
         self.decisions = 0
         self.rounds = 0
         self.trace: list | None = None
+        self.bound = game.bound if game.bound is not None else 1 << 62
 
     # ------------------------------------------------------------------ the contract
     def decision(self) -> Decision | None:
@@ -78,15 +80,32 @@ class State:
         return self.pending[1] if self.pending is not None else []
 
     def apply(self, option: Any) -> None:
+        """Apply a legal option and run until the next decision; refuse anything else.
+
+        A refused option (or one past the declared bound) raises before anything changes."""
+        pending = self.pending
+        if pending is not None and option in pending[1] and self.decisions < self.bound:
+            # the hot path of every playout: keep it short
+            if option.__class__ is list:
+                option = option[:]
+            self.stack[-1][2][pending[3]] = option
+            self.pending = None
+            self.decisions += 1
+            if self.trace is not None:
+                self.trace.append(("decision", pending[0], pending[2], option))
+            run(self)
+            return
+        raise self._refusal(option)
+
+    def _refusal(self, option: Any) -> KnapperError:
         pending = self.pending
         if pending is None:
-            raise IllegalMove(
+            return IllegalMove(
                 diag("K501", "the game is over; no decision is pending", self._here())
             )
-        options = pending[1]
-        if option not in options:
-            shown = ", ".join(self.game.describe(o) for o in options[:10])
-            raise IllegalMove(
+        if option not in pending[1]:
+            shown = ", ".join(self.game.describe(o) for o in pending[1][:10])
+            return IllegalMove(
                 diag(
                     "K502",
                     f"{self.game.describe(option)!r} is not one of the options",
@@ -95,24 +114,14 @@ class State:
                     cite=self.game.sites[pending[2]].cite,
                 )
             )
-        if isinstance(option, list):
-            option = list(option)
-        self.stack[-1][2][pending[3]] = option
-        self.pending = None
-        self.decisions += 1
-        bound = self.game.bound
-        if bound is not None and self.decisions > bound:
-            raise RulesetRuntimeError(
-                diag(
-                    "K410",
-                    f"the game went past its declared bound of {bound} decisions",
-                    self._here(),
-                    hint="raise `bound N decisions` or find the rule that loops",
-                )
+        return RulesetRuntimeError(
+            diag(
+                "K410",
+                f"the game would go past its declared bound of {self.game.bound} decisions",
+                self._here(),
+                hint="raise `bound N decisions` or find the rule that loops",
             )
-        if self.trace is not None:
-            self.trace.append(("decision", pending[0], pending[2], option))
-        run(self)
+        )
 
     def is_over(self) -> bool:
         return self.winners is not None
@@ -144,6 +153,7 @@ class State:
         other.decisions = self.decisions
         other.rounds = self.rounds
         other.trace = None if self.trace is None else list(self.trace)
+        other.bound = self.bound
         return other
 
     def observation(self, player: int | None) -> dict:
@@ -302,15 +312,29 @@ def run(state: State) -> None:
                 return
     except RulesetFault as fault:
         fr[1] = pc
-        raise RulesetRuntimeError(
-            diag(fault.code, fault.message, state.game.procs[fr[0]].spans[pc])
-        ) from None
+        span = _failing_statement(state, fr[0], pc, fault)
+        raise RulesetRuntimeError(diag(fault.code, fault.message, span)) from None
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         fr[1] = pc
-        span = state.game.procs[fr[0]].spans[pc]
+        span = _failing_statement(state, fr[0], pc, err)
         raise RulesetRuntimeError(
             diag("K401", f"the rule at this place failed: {_explain(err)}", span)
         ) from None
+
+
+def _failing_statement(state: State, proc: int, pc: int, err: Exception):
+    """The statement that raised: found from the generated function's line in the traceback."""
+    info = state.game.procs[proc]
+    name = f"_i{proc}_{pc}"
+    tb = err.__traceback__
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == name:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if line is not None and pc < len(info.line_spans) and 2 <= line <= len(info.line_spans[pc]) + 1:
+        return info.line_spans[pc][line - 2]
+    return info.spans[pc]
 
 
 def _explain(err: Exception) -> str:

@@ -6,7 +6,8 @@ written:
 - every block parses (with `dsl.parse`, the parser the tools use);
 - every `ruleset` and `variant` block passes `knapper check` (through `dsl.pipeline`), as if
   it were saved in `docs/examples/`, so it may import the libraries kept there;
-- every `scenarios for` block runs, and all its scenarios pass.
+- every `scenarios for` block runs, beside copies of `docs/examples/`, and all its
+  scenarios pass.
 
 A block whose opening fence is preceded by the line `<!-- knap: parse-only -->` is only
 parsed: a library (it is checked with the rulesets that import it) or a fragment that shows
@@ -92,6 +93,9 @@ def test_example_checks(name: str, line: int, text: str, parse_only: bool) -> No
     ("name", "line", "text", "parse_only"), SCENARIOS, ids=[f"{n}:{ln}" for n, ln, _, _ in SCENARIOS]
 )
 def test_example_scenarios_pass(name, line, text, parse_only, tmp_path) -> None:
+    # beside copies of docs/examples/, so a scenario may name a ruleset kept there by path
+    for source in EXAMPLE_FILES:
+        (tmp_path / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
     path = tmp_path / f"{Path(name).stem}-{line}.scenario"
     path.write_text(text, encoding="utf-8")
     failures = _scenario_failures(path)
