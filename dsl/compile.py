@@ -301,9 +301,9 @@ class Compiler:
         # a run that only jumps elsewhere is skipped by whoever would go through it
         jumps = {}
         for n, run in enumerate(runs):
-            body = code.items[run[0]][0]
-            if len(run) == 1 and _JUMP.fullmatch(body):
-                jumps[n] = where[code.labels[int(_JUMP.fullmatch(body)[1])]]
+            jump = _JUMP.fullmatch(code.items[run[0]][0])
+            if len(run) == 1 and jump is not None:
+                jumps[n] = where[code.labels[int(jump[1])]]
         for n in list(jumps):
             seen = {n}
             while jumps[n] in jumps and jumps[n] not in seen:
