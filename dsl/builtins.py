@@ -41,7 +41,20 @@ def _seats_from(st, p):
     return [(p + i) % n for i in range(n)]
 
 
-HELPERS: dict[str, Callable] = {"_unique": _unique, "_player": _player, "_seats_from": _seats_from}
+def _order_by(items, keys):
+    if len(items) != len(keys):
+        from interpreter.state import RulesetFault
+
+        raise RulesetFault("K411", "order_by() needs one key per item")
+    return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
+
+
+HELPERS: dict[str, Callable] = {
+    "_unique": _unique,
+    "_player": _player,
+    "_seats_from": _seats_from,
+    "_order_by": _order_by,
+}
 
 
 def _list_of(t):
@@ -114,7 +127,23 @@ BUILTINS: dict[str, Builtin] = {
             fresh=True,
             doc="the integers a, a+1, ..., b-1",
         ),
-        Builtin("half_up", (1, 1), "int", "(-(-({0}) // 2))", doc="half, rounded up"),
+        Builtin(
+        "order_by",
+        (2, 2),
+        _same,
+        "_order_by({0}, {1})",
+        fresh=True,
+        doc="the items sorted by a list of keys, one per item (stable: ties keep their order)",
+    ),
+    Builtin(
+        "dice",
+        (2, 2),
+        _list_of("int"),
+        "[_die(st, {1}) for _ in range({0})]",
+        fresh=True,
+        doc="roll a computed number of dice: dice(n, 6) is a list of n six-sided results",
+    ),
+    Builtin("half_up", (1, 1), "int", "(-(-({0}) // 2))", doc="half, rounded up"),
         Builtin("half_down", (1, 1), "int", "(({0}) // 2)", doc="half, rounded down"),
         Builtin(
             "player", (1, 1), "player", "_player(st, {0})", doc="the player in seat n (from 1)"

@@ -48,10 +48,15 @@ def playthrough(name: str) -> str:
 @pytest.mark.parametrize("name", ruleset_names())
 def test_playthrough_matches_golden_file(name):
     path = GOLDEN / f"{name}.txt"
-    assert path.exists(), f"no golden playthrough for {name}: run python tests/playthroughs/regen.py"
+    assert path.exists(), (
+        f"no golden playthrough for {name}: run python tests/playthroughs/regen.py"
+    )
     expected = path.read_text(encoding="utf-8")
     actual = playthrough(name)
     if actual != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
-                                            str(path), "now", n=2))
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(True), actual.splitlines(True), str(path), "now", n=2
+            )
+        )
         pytest.fail(f"{name} plays differently; if intended, regenerate:\n{diff[:4000]}")

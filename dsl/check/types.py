@@ -155,7 +155,9 @@ class TypeChecker:
         if d.result is not None:
             self.expect(result, self.type_of(d.result), d.body.span, f"the value of {d.name!r}")
         for node in _walk(d.body):
-            if isinstance(node, (ast.RollDice, ast.RollTable)):
+            if isinstance(node, (ast.RollDice, ast.RollTable)) or (
+                isinstance(node, ast.CallExpr) and node.name == "dice"
+            ):
                 self.error(
                     "K218",
                     f"the derived value {d.name!r} rolls dice; derived values must "
