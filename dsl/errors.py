@@ -144,5 +144,21 @@ class SaveFileError(KnapperError):
     kind = "save-file"
 
 
+def read_source(path: Path | str, span: Span | None = None) -> str:
+    """A ruleset or scenario file's text, or a K101 error saying why it cannot be read."""
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        problem = "it is not UTF-8 text"
+    except IsADirectoryError:
+        problem = "it is a folder"
+    except OSError as err:
+        problem = err.strerror or str(err)
+    raise KnapperError(
+        diag("K101", f"cannot read {path}: {problem}", span or Span(str(path), 0, 0, 0, 0))
+    )
+
+
 def diag(code: str, message: str, span: Span, **kw) -> Diagnostic:
     return Diagnostic(code=code, message=message, span=span, **kw)

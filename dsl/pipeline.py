@@ -10,7 +10,7 @@ from pathlib import Path
 
 from dsl.check import check_program
 from dsl.compile import Compiler
-from dsl.errors import CheckProblem, Diagnostic, KnapperError, Span, diag
+from dsl.errors import CheckProblem, Diagnostic, KnapperError, Span, diag, read_source
 from dsl.resolve import Program, find_ruleset, resolve_text, suggest_ruleset
 from interpreter.game import Game
 
@@ -49,4 +49,4 @@ def compile_path(name_or_path: str | Path) -> Game:
                 hint=hint,
             )
         )
-    return compile_text(path.read_text(encoding="utf-8"), str(path))
+    return compile_text(read_source(path), str(path))

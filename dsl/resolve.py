@@ -14,7 +14,7 @@ from pathlib import Path
 import attrs
 
 from dsl import ast
-from dsl.errors import Diagnostic, KnapperError, Note, Span, diag
+from dsl.errors import Diagnostic, KnapperError, Note, Span, diag, read_source
 from dsl.parse import parse
 from dsl.resources import rulesets_root
 
@@ -47,14 +47,8 @@ class _Loader:
     def read(self, path: Path, span: Span | None) -> ast.File | None:
         key = str(path)
         try:
-            text = self.sources.get(key) or path.read_text(encoding="utf-8")
-        except OSError as err:
-            self.diagnostics.append(
-                diag("K101", f"cannot read {key}: {err.strerror}", span or Span(key, 0, 0, 0, 0))
-            )
-            return None
-        self.sources[key] = text
-        try:
+            text = self.sources.get(key) or read_source(path, span)
+            self.sources[key] = text
             return parse(text, key)
         except KnapperError as err:
             self.diagnostics += err.diagnostics

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 import orjson
 
-from dsl.errors import KnapperError
+from dsl.errors import KnapperError, read_source
 
 
 class _Group(click.Group):
@@ -91,9 +91,10 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
             )
             diagnostics, sources = [d], dict[str, str]()
         else:
-            _program, diagnostics, sources = load_program(
-                path.read_text(encoding="utf-8"), str(path)
-            )
+            try:
+                _program, diagnostics, sources = load_program(read_source(path), str(path))
+            except KnapperError as err:
+                diagnostics, sources = err.diagnostics, {}
         errors = [d for d in diagnostics if d.severity == "error"]
         failed |= bool(errors)
         if as_json:
@@ -215,7 +216,7 @@ def fmt(files, check_only, write) -> None:
 
     unformatted = []
     for name in files:
-        text = Path(name).read_text(encoding="utf-8")
+        text = read_source(name)
         out = format_text(text, name)
         if check_only:
             if out != text:

@@ -24,7 +24,7 @@ import attrs
 from dsl import ast
 from dsl.check import check_program
 from dsl.compile import Compiler
-from dsl.errors import CheckProblem, KnapperError, diag
+from dsl.errors import CheckProblem, KnapperError, diag, read_source
 from dsl.parse import parse
 from dsl.resolve import Program, find_ruleset, resolve_text
 from interpreter import rng
@@ -40,7 +40,7 @@ class ScenarioResult:
 
 
 def run_file(path: Path) -> list[ScenarioResult]:
-    text = path.read_text(encoding="utf-8")
+    text = read_source(path)
     file = parse(text, str(path))
     if file.kind != "scenarios":
         raise KnapperError(
@@ -49,9 +49,7 @@ def run_file(path: Path) -> list[ScenarioResult]:
     base_path = find_ruleset(file.name, relative_to=path.parent)
     if base_path is None:
         raise KnapperError(diag("K801", f"no ruleset {file.name!r} for these scenarios", file.span))
-    program, diagnostics, sources = resolve_text(
-        base_path.read_text(encoding="utf-8"), str(base_path)
-    )
+    program, diagnostics, sources = resolve_text(read_source(base_path), str(base_path))
     if program is None or any(d.severity == "error" for d in diagnostics):
         raise CheckProblem(diagnostics, sources)
     sources[str(path)] = text

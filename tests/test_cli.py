@@ -82,3 +82,13 @@ def test_fmt_check_and_print(tmp_path):
     assert out.output.startswith('ruleset "t"\n\nplayers 2\n')
     assert run("fmt", "--write", str(src)).exit_code == 0
     assert run("fmt", "--check", str(src)).exit_code == 0
+
+
+def test_unreadable_files_are_diagnostics(tmp_path):
+    binary = tmp_path / "binary.knap"
+    binary.write_bytes(b"\xff\xfe not text")
+    for command in (["check"], ["fmt"], ["scenario"]):
+        out = run(*command, str(binary))
+        assert out.exit_code == 1, command
+        assert "K101" in out.output and "not UTF-8 text" in out.output
+        assert "Traceback" not in out.output
