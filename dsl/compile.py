@@ -375,7 +375,7 @@ class Compiler:
         return code, (proc.name, proc.kind, proc.cite, proc.span, tuple(scope.names))
 
     def _var_spec(self, slot: int, decl) -> VarSpec:
-        domains = tuple(self.sym.domain(k) for k in decl.keys)
+        domains = tuple(self.sym.domain(k) for k in self.sym.keys_of(decl))
         size = 1
         for d in domains:
             size *= len(d)
@@ -593,14 +593,15 @@ class Compiler:
             return base + "".join(f"[{self.x(i, scope)}]" for i in t.indices)
         slot = self.sym.slot_of(t.name)
         decl = self.sym.decls[t.name]
-        if decl.keys and t.indices:
+        if self.sym.keys_of(decl) and t.indices:
             return f"st.g[{slot}][{self.flat(decl, t.indices, scope)}]"
         return f"st.g[{slot}]" + "".join(f"[{self.x(i, scope)}]" for i in t.indices)
 
     def flat(self, decl, indices, scope: Scope) -> str:
         parts = []
-        sizes = [len(self.sym.domain(k)) for k in decl.keys]
-        for n, (key, index) in enumerate(zip(decl.keys, indices)):
+        keys = self.sym.keys_of(decl)
+        sizes = [len(self.sym.domain(k)) for k in keys]
+        for n, (key, index) in enumerate(zip(keys, indices)):
             index_map = self.const(self.sym.domain_index(key), "m")
             stride = 1
             for size in sizes[n + 1 :]:
@@ -667,7 +668,7 @@ class Compiler:
     def x_IndexGet(self, e: ast.IndexGet, scope):
         if isinstance(e.obj, ast.NameRef) and e.obj.name not in scope.where:
             decl = self.sym.decls.get(e.obj.name)
-            if decl is not None and getattr(decl, "keys", None):
+            if decl is not None and self.sym.keys_of(decl):
                 return f"st.g[{self.sym.slot_of(e.obj.name)}][{self.flat(decl, e.indices, scope)}]"
         return f"{self.x(e.obj, scope)}[{self.x(e.indices[0], scope)}]"
 

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 import lark
 from lark import Token, Transformer, v_args
@@ -524,9 +525,30 @@ class _Builder(Transformer):
         return ("expect", (ch[0], _unquote(ch[1]) if ch[1] is not None else None))
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _soft_keyword(err: UnexpectedInput) -> bool:
+    """A keyword where a name fits is a name: `score`, `players` or `map` may name a variable.
+
+    LALR merges parser states, so after a block or an expression the lexer may take a word for
+    a declaration keyword; when the parser then rejects it but would accept a name, feed it
+    again as a name and go on.
+    """
+    if not isinstance(err, UnexpectedToken) or err.interactive_parser is None:
+        return False
+    token = err.token
+    if token.type == "NAME" or not _IDENTIFIER.fullmatch(str(token)):
+        return False
+    if "NAME" not in err.interactive_parser.accepts():
+        return False
+    err.interactive_parser.feed_token(Token.new_borrow_pos("NAME", str(token), token))
+    return True
+
+
 def parse(text: str, path: str = "<string>") -> ast.File:
     try:
-        tree = parser().parse(text)
+        tree = parser().parse(text, on_error=_soft_keyword)
     except UnexpectedInput as err:
         raise SyntaxProblem(_syntax_diagnostic(err, text, path), {path: text}) from None
     return _Builder(path).transform(tree)

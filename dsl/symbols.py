@@ -121,6 +121,13 @@ class Symbols:
                 self.rows[row.name] = data
 
     # ------------------------------------------------------------------ queries
+    @staticmethod
+    def keys_of(decl) -> tuple:
+        """The keys of a state declaration; a pool is also keyed by the enum it counts."""
+        if isinstance(decl, ast.Pool):
+            return tuple(decl.keys) + (ast.KeyName(decl.enum, span=decl.span),)
+        return tuple(getattr(decl, "keys", ()))
+
     def slot_of(self, name: str) -> int | None:
         return self._slots.get(name)
 

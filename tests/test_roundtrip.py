@@ -14,7 +14,9 @@ from dsl.fmt import format_file, format_text
 from dsl.parse import parse
 from dsl.resources import grammar_text, rulesets_root
 
-NAMES = st.sampled_from(["a", "b", "cards", "foo", "bar2", "n_1", "deck", "p"])
+NAMES = st.sampled_from(
+    ["a", "b", "cards", "foo", "bar2", "n_1", "deck", "p", "score", "map", "title"]
+)
 TEXT = st.text(alphabet="abc XYZ-_.,:!?09", max_size=12)
 CITES = st.none() | st.sampled_from(["D4", "6.3", "A1.6", "EVENT PHASE", "rules"])
 INTS = st.integers(0, 999)

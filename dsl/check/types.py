@@ -270,7 +270,7 @@ class TypeChecker:
 
     def indexed(self, decl, indices, span, scope):
         t = self.state_type(decl)
-        keys = decl.keys
+        keys = self.sym.keys_of(decl)
         if keys:
             if len(indices) != len(keys):
                 self.error(
@@ -510,7 +510,7 @@ class TypeChecker:
         if kind == "param":
             return self.type_of(decl.type)
         if kind in ("var", "zone", "pool"):
-            if decl.keys:
+            if self.sym.keys_of(decl):
                 self.error("K209", f"{name!r} needs its key(s): {name}[...]", span)
             return self.state_type(decl)
         self.error(
