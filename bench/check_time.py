@@ -13,10 +13,8 @@ imports the CLI module (`python -c "import interpreter.cli"`) and one that does 
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -27,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.playouts import environment  # noqa: E402
 from dsl.resolve import bundled_names  # noqa: E402
 
 DEFAULT_RUNS = 9
@@ -75,14 +74,7 @@ def main(argv: list[str] | None = None) -> int:
             }
         )
     report = {
-        "environment": {
-            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            # Other work on the machine skews every figure; the 1-minute load shows how much.
-            "load_average_1min": os.getloadavg()[0],
-        },
+        "environment": environment(),
         "rulesets": names,
         "results": rows,
     }
@@ -93,9 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(
-        title=f"Whole-process time, {args.runs} runs (Python {platform.python_version()})"
-    )
+    env = report["environment"]
+    table = Table(title=f"Whole-process time, median of {args.runs} run(s)")
     table.add_column("process")
     for column in ("median", "min", "max"):
         table.add_column(column, justify="right")
@@ -103,8 +94,12 @@ def main(argv: list[str] | None = None) -> int:
         table.add_row(
             row["what"], *(f"{row[k] * 1e3:.0f} ms" for k in ("median_s", "min_s", "max_s"))
         )
-    console = Console(width=None if sys.stdout.isatty() else 100)
+    console = Console(width=None if sys.stdout.isatty() else 110)
     console.print(table)
+    console.print(
+        f"Python {env['python']}, {env['cpus']} CPUs, load {env['load_average_1min']:.2f}, "
+        f"source {env['source_digest']}, {env['date']}"
+    )
     console.print(f"rulesets checked: {', '.join(names)}")
     check, imports = rows[0]["median_s"], rows[1]["median_s"]
     console.print(f"check minus import: {(check - imports) * 1e3:.0f} ms for {len(names)} rulesets")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import gc
+import hashlib
 import json
 import math
 import os
@@ -176,10 +177,26 @@ def run_case(
         "interpreter": interp,
         "reference": ref,
         "ratio": interp["games_per_s"] / ref["games_per_s"],
+        # Each round's two batches run back to back, so the spread of per-round ratios shows
+        # how much the machine's speed moved during the run.
+        "ratio_rounds": [
+            a / b for a, b in zip(interp["games_per_s_rounds"], ref["games_per_s_rounds"])
+        ],
         "same_decisions_per_seed": same,
         "target": TARGETS.get(case.ruleset),
     }
     return result
+
+
+def source_digest() -> str:
+    """A short hash of the code and rulesets measured, to tell runs of different code apart."""
+    digest = hashlib.sha256()
+    for pattern in ("dsl/**/*.py", "interpreter/**/*.py", "grammar/*", "rulesets/**/*.knap"):
+        for path in sorted(ROOT.glob(pattern)):
+            if path.is_file():
+                digest.update(str(path.relative_to(ROOT)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def environment() -> dict[str, Any]:
@@ -191,6 +208,7 @@ def environment() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         # Other work on the machine skews every figure; the 1-minute load shows how much.
         "load_average_1min": os.getloadavg()[0],
+        "source_digest": source_digest(),
     }
 
 
@@ -201,10 +219,7 @@ def print_report(report: dict[str, Any]) -> None:
     # Redirected output gets a fixed width wide enough for the table, not rich's default 80.
     console = Console(width=None if sys.stdout.isatty() else 130)
     env = report["environment"]
-    table = Table(
-        title=f"Random playouts, median of {report['rounds']} rounds "
-        f"(Python {env['python']}, {env['cpus']} CPUs, load {env['load_average_1min']:.2f})"
-    )
+    table = Table(title=f"Random playouts, median of {report['rounds']} round(s)")
     table.add_column("game")
     for column in (
         "games",
@@ -213,6 +228,7 @@ def print_report(report: dict[str, Any]) -> None:
         "ref\ngames/s",
         "ref\nµs/dec",
         "ratio",
+        "ratio\nby round",
         "target",
         "dec/game\ninterp",
         "dec/game\nref",
@@ -233,12 +249,17 @@ def print_report(report: dict[str, Any]) -> None:
             f"{ref['games_per_s']:,.1f}",
             f"{ref['us_per_decision']:.2f}",
             ratio,
+            f"{min(res['ratio_rounds']):.2f}-{max(res['ratio_rounds']):.2f}",
             "" if target is None else f">= {target}",
             f"{interp['decisions_per_game']:.2f}",
             f"{ref['decisions_per_game']:.2f}",
             f"{res['same_decisions_per_seed']}/{res['games']}",
         )
     console.print(table)
+    console.print(
+        f"Python {env['python']}, {env['cpus']} CPUs, load {env['load_average_1min']:.2f}, "
+        f"source {env['source_digest']}, {env['date']}"
+    )
 
     ctable = Table(title="Compile time (excluded from the playouts above)")
     ctable.add_column("ruleset")

@@ -58,9 +58,24 @@ def _remove(items: list, value, where: str) -> None:
     items.remove(value)
 
 
-def _draw(source: list, dest: list, count: int) -> None:
-    for _ in range(min(count, len(source))):
-        dest.append(source.pop(0))
+def _row_add(slots: list, value, where: str) -> None:
+    for i, here in enumerate(slots):
+        if here is None:
+            slots[i] = value
+            return
+    raise RulesetFault("K412", f"{where} has no empty slot")
+
+
+def _row_put(slots: list, index: int, value, where: str) -> None:
+    if slots[index] is not None:
+        raise RulesetFault("K413", f"slot {index} of {where} is taken")
+    slots[index] = value
+
+
+def _row_take(slots: list, value, where: str) -> None:
+    if value is None or value not in slots:
+        raise RulesetFault("K403", f"{value!r} is not in {where}")
+    slots[slots.index(value)] = None
 
 
 def _no_options(st, site: int):
@@ -95,7 +110,9 @@ RUNTIME = {
     "_die": _die,
     "_shuffle": _shuffle,
     "_remove": _remove,
-    "_draw": _draw,
+    "_row_add": _row_add,
+    "_row_put": _row_put,
+    "_row_take": _row_take,
     "_no_options": _no_options,
     "_not_a_player": _not_a_player,
     "_end": _end,
@@ -550,29 +567,63 @@ class Compiler:
         )
 
     def s_AddTo(self, s: ast.AddTo, code, scope):
-        code.step(f"{self.place(s.target, scope)}.append({self.x(s.value, scope)})", s.span)
+        code.step(self.put_into(s.target, self.x(s.value, scope), scope), s.span)
 
     def s_RemoveFrom(self, s: ast.RemoveFrom, code, scope):
-        where = repr(s.target.name)
-        code.step(
-            f"_remove({self.place(s.target, scope)}, {self.x(s.value, scope)}, {where})", s.span
-        )
+        code.step(self.take_from(s.target, self.x(s.value, scope), scope), s.span)
 
     def s_Move(self, s: ast.Move, code, scope):
-        where = repr(s.source.name)
         code.step(
-            f"v = {self.x(s.value, scope)}\n_remove({self.place(s.source, scope)}, v, {where})\n"
-            f"{self.place(s.dest, scope)}.append(v)",
+            f"v = {self.x(s.value, scope)}\n{self.take_from(s.source, 'v', scope)}\n"
+            f"{self.put_into(s.dest, 'v', scope)}",
             s.span,
         )
+
+    # A `row N` zone keeps its N slots: taking a card leaves a gap (none), adding fills the
+    # first gap, and `z[i]` (after any keys) names slot i. Other zones are plain lists.
+    def _row_slot(self, t: ast.Target):
+        """(is a row zone, the slot index expression or None)."""
+        decl = self.sym.decls.get(t.name)
+        if not (isinstance(decl, ast.Zone) and decl.kind == "row"):
+            return False, None
+        keys = len(self.sym.keys_of(decl))
+        return True, (t.indices[keys] if len(t.indices) == keys + 1 else None)
+
+    def _container(self, t: ast.Target, scope: Scope) -> str:
+        is_row, slot = self._row_slot(t)
+        if slot is not None:
+            t = ast.Target(t.name, t.indices[:-1], span=t.span)
+        return self.place(t, scope)
+
+    def put_into(self, t: ast.Target, value: str, scope: Scope) -> str:
+        is_row, slot = self._row_slot(t)
+        where = repr(t.name)
+        if slot is not None:
+            return f"_row_put({self._container(t, scope)}, {self.x(slot, scope)}, {value}, {where})"
+        if is_row:
+            return f"_row_add({self.place(t, scope)}, {value}, {where})"
+        return f"{self.place(t, scope)}.append({value})"
+
+    def take_from(self, t: ast.Target, value: str, scope: Scope) -> str:
+        is_row, _slot = self._row_slot(t)
+        helper = "_row_take" if is_row else "_remove"
+        return f"{helper}({self._container(t, scope)}, {value}, {t.name!r})"
 
     def s_Shuffle(self, s: ast.Shuffle, code, scope):
         code.step(f"_shuffle(st, {self.place(s.target, scope)})", s.span)
 
     def s_Draw(self, s: ast.Draw, code, scope):
+        # draw from the top (the first item, or the first filled slot of a row)
+        count = self.x(s.count, scope)
+        is_row = self._row_slot(s.source)[0]
+        top = "[x for x in source if x is not None][:1]" if is_row else "source[:1]"
         code.step(
-            f"_draw({self.place(s.source, scope)}, {self.place(s.dest, scope)}, "
-            f"{self.x(s.count, scope)})",
+            f"source = {self._container(s.source, scope)}\n"
+            f"for _ in range({count}):\n"
+            f"    top = {top}\n"
+            f"    if not top: break\n"
+            f"    {self.take_from(s.source, 'top[0]', scope)}\n"
+            f"    {self.put_into(s.dest, 'top[0]', scope)}",
             s.span,
         )
 
@@ -593,8 +644,10 @@ class Compiler:
             return base + "".join(f"[{self.x(i, scope)}]" for i in t.indices)
         slot = self.sym.slot_of(t.name)
         decl = self.sym.decls[t.name]
-        if self.sym.keys_of(decl) and t.indices:
-            return f"st.g[{slot}][{self.flat(decl, t.indices, scope)}]"
+        keys = self.sym.keys_of(decl)
+        if keys and t.indices:
+            item = "".join(f"[{self.x(i, scope)}]" for i in t.indices[len(keys) :])
+            return f"st.g[{slot}][{self.flat(decl, t.indices[: len(keys)], scope)}]{item}"
         return f"st.g[{slot}]" + "".join(f"[{self.x(i, scope)}]" for i in t.indices)
 
     def flat(self, decl, indices, scope: Scope) -> str:
@@ -668,8 +721,11 @@ class Compiler:
     def x_IndexGet(self, e: ast.IndexGet, scope):
         if isinstance(e.obj, ast.NameRef) and e.obj.name not in scope.where:
             decl = self.sym.decls.get(e.obj.name)
-            if decl is not None and self.sym.keys_of(decl):
-                return f"st.g[{self.sym.slot_of(e.obj.name)}][{self.flat(decl, e.indices, scope)}]"
+            keys = self.sym.keys_of(decl) if decl is not None else ()
+            if keys:
+                item = "".join(f"[{self.x(i, scope)}]" for i in e.indices[len(keys) :])
+                flat = self.flat(decl, e.indices[: len(keys)], scope)
+                return f"st.g[{self.sym.slot_of(e.obj.name)}][{flat}]{item}"
         return f"{self.x(e.obj, scope)}[{self.x(e.indices[0], scope)}]"
 
     def x_CallExpr(self, e: ast.CallExpr, scope):

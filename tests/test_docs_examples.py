@@ -5,24 +5,32 @@ written:
 
 - every block parses (with `dsl.parse`, the parser the tools use);
 - every `ruleset` and `variant` block passes `knapper check` (through `dsl.pipeline`), as if
-  it were saved in `docs/examples/`, so it may import the libraries kept there;
+  it were saved in `docs/examples/`, so it may import the libraries kept there, and a few
+  seeded random games of it end without a runtime error and keep its invariants;
 - every `scenarios for` block runs, beside copies of `docs/examples/`, and all its
   scenarios pass.
 
-A block whose opening fence is preceded by the line `<!-- knap: parse-only -->` is only
+Every ```python block runs; when the page follows it with "It prints:" and a ```text block,
+the block's output must be exactly that text.
+
+A knap block whose opening fence is preceded by the line `<!-- knap: parse-only -->` is only
 parsed: a library (it is checked with the rulesets that import it) or a fragment that shows
 one mechanism without being a playable game. The files in `docs/examples/` (the tutorial's
-variant and scenario) are held to the same rules.
+variant and scenario, the guide's library) are held to the same rules, and each of them is
+shown in full on some page, exactly as it is.
 """
 
+import contextlib
+import io
 import re
 from pathlib import Path
 
 import pytest
 
-import interpreter.api  # noqa: F401 - imported first: `dsl.pipeline` alone hits an import cycle
 from dsl.parse import parse
-from dsl.pipeline import load_program
+from dsl.pipeline import compile_text, load_program
+from interpreter.agents import RandomAgent, play_out
+from interpreter.api import new_game
 from interpreter.scenario import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +41,10 @@ HEADERS = ("ruleset ", "variant ", "library ", "scenarios ")
 
 # A fence opens with ```knap alone on its line and closes with ``` alone on its line.
 _BLOCK = re.compile(r"^```knap[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+_PYTHON = re.compile(
+    r"^```python[ \t]*\n(.*?)^```[ \t]*\n(?:\s*It prints:\s*\n```text[ \t]*\n(.*?)^```)?",
+    re.MULTILINE | re.DOTALL,
+)
 
 
 def _examples() -> list[tuple[str, int, str, bool]]:
@@ -44,6 +56,17 @@ def _examples() -> list[tuple[str, int, str, bool]]:
             line = text.count("\n", 0, match.start()) + 1
             before = text[: match.start()].rstrip("\n").rsplit("\n", 1)[-1].strip()
             found.append((path.name, line, match.group(1), before == PARSE_ONLY))
+    return found
+
+
+def _python_examples() -> list[tuple[str, int, str, str | None]]:
+    """(file name, line, code, expected output or None) for every python block."""
+    found = []
+    for path in sorted(DOCS.glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        for match in _PYTHON.finditer(text):
+            line = text.count("\n", 0, match.start()) + 1
+            found.append((path.name, line, match.group(1), match.group(2)))
     return found
 
 
@@ -60,19 +83,23 @@ def _scenario_failures(path: Path) -> list[str]:
     return [f"{r.name}: {'; '.join(r.problems)}" for r in run_file(path) if not r.passed]
 
 
+def _ids(examples) -> list[str]:
+    return [f"{name}:{line}" for name, line, *_ in examples]
+
+
 EXAMPLES = _examples()
-IDS = [f"{name}:{line}" for name, line, _, _ in EXAMPLES]
 RUNNABLE = [e for e in EXAMPLES if not e[3] and _kind(e[2]) in ("ruleset", "variant")]
 SCENARIOS = [e for e in EXAMPLES if not e[3] and _kind(e[2]) == "scenarios"]
 EXAMPLE_FILES = sorted(EXAMPLES_DIR.glob("*.knap"))
 SCENARIO_FILES = sorted(EXAMPLES_DIR.glob("*.scenario"))
+PYTHON = _python_examples()
 
 
 def test_docs_have_examples() -> None:
     assert EXAMPLES, f"no ```knap blocks found under {DOCS}"
 
 
-@pytest.mark.parametrize(("name", "line", "text", "parse_only"), EXAMPLES, ids=IDS)
+@pytest.mark.parametrize(("name", "line", "text", "parse_only"), EXAMPLES, ids=_ids(EXAMPLES))
 def test_example_parses(name: str, line: int, text: str, parse_only: bool) -> None:
     assert text.lstrip().startswith(HEADERS), (
         f"{name}:{line}: an example must be a whole file starting with its header "
@@ -81,17 +108,23 @@ def test_example_parses(name: str, line: int, text: str, parse_only: bool) -> No
     parse(text, f"{name}:{line}")
 
 
-@pytest.mark.parametrize(
-    ("name", "line", "text", "parse_only"), RUNNABLE, ids=[f"{n}:{ln}" for n, ln, _, _ in RUNNABLE]
-)
+@pytest.mark.parametrize(("name", "line", "text", "parse_only"), RUNNABLE, ids=_ids(RUNNABLE))
 def test_example_checks(name: str, line: int, text: str, parse_only: bool) -> None:
     errors = _errors(text, EXAMPLES_DIR / f"{Path(name).stem}-{line}.knap")
     assert not errors, f"{name}:{line}: `knapper check` reports:\n" + "\n".join(errors)
 
 
-@pytest.mark.parametrize(
-    ("name", "line", "text", "parse_only"), SCENARIOS, ids=[f"{n}:{ln}" for n, ln, _, _ in SCENARIOS]
-)
+@pytest.mark.parametrize(("name", "line", "text", "parse_only"), RUNNABLE, ids=_ids(RUNNABLE))
+def test_example_plays(name: str, line: int, text: str, parse_only: bool) -> None:
+    game = compile_text(text, str(EXAMPLES_DIR / f"{Path(name).stem}-{line}.knap"))
+    for players in sorted(set(game.players)):
+        for seed in range(3):
+            state = new_game(game, players=players, seed=seed)
+            play_out(state, RandomAgent(seed), check_invariants=True)
+            assert state.is_over()
+
+
+@pytest.mark.parametrize(("name", "line", "text", "parse_only"), SCENARIOS, ids=_ids(SCENARIOS))
 def test_example_scenarios_pass(name, line, text, parse_only, tmp_path) -> None:
     # beside copies of docs/examples/, so a scenario may name a ruleset kept there by path
     for source in EXAMPLE_FILES:
@@ -116,3 +149,41 @@ def test_example_file_checks(path: Path) -> None:
 def test_example_scenario_file_passes(path: Path) -> None:
     failures = _scenario_failures(path)
     assert not failures, f"{path.name}: scenarios fail:\n" + "\n".join(failures)
+
+
+@pytest.mark.parametrize(("name", "line", "code", "expected"), PYTHON, ids=_ids(PYTHON))
+def test_python_example_runs(name: str, line: int, code: str, expected: str | None) -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, f"{name}:{line}", "exec"), {"__name__": "__docs__"})  # noqa: S102
+    if expected is not None:
+        assert out.getvalue() == expected, f"{name}:{line}: the example prints something else"
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES + SCENARIO_FILES, ids=lambda p: p.name)
+def test_example_file_is_shown_as_it_is(path: Path) -> None:
+    """The pages print the files of docs/examples/ in full; the printed copy is the real one."""
+    shown = {text for _, _, text, _ in EXAMPLES}
+    assert path.read_text(encoding="utf-8") in shown, (
+        f"no page shows docs/examples/{path.name} exactly as it is"
+    )
+
+
+def test_every_builtin_is_documented() -> None:
+    """The language guide's table of built-in functions lists every one of them."""
+    from dsl.builtins import BUILTINS
+
+    guide = (DOCS / "language.md").read_text(encoding="utf-8")
+    missing = [name for name in BUILTINS if f"| `{name}` |" not in guide]
+    assert not missing, f"docs/language.md does not list the built-ins {missing}"
+
+
+def test_every_error_code_is_documented() -> None:
+    """docs/errors.md has a line for every code that dsl/ and interpreter/ can report."""
+    codes = set()
+    for package in ("dsl", "interpreter"):
+        for source in (ROOT / package).rglob("*.py"):
+            codes |= set(re.findall(r"""["'](K\d{3})["']""", source.read_text(encoding="utf-8")))
+    listed = (DOCS / "errors.md").read_text(encoding="utf-8")
+    missing = sorted(code for code in codes if f"| {code} |" not in listed and code != "K999")
+    assert not missing, f"docs/errors.md does not explain {missing}"

@@ -59,7 +59,7 @@ record card { value: int }
 table deck_cards: card { a (1)  b (2) }
 var total: int = 0
 round max 1 {
-  total = sum([c.value for c in rows(deck_cards)])
+  total = sum([item.value for item in rows(deck_cards)])
   end game winners [player(1)]
 }
 """)

@@ -150,6 +150,8 @@ class TypeChecker:
             self.expect(self.expr(d.value, {}), "int", d.value.span, "a pool's count")
 
     def d_Fn(self, d: ast.Fn):
+        for p in d.params:
+            self.local(p.name, p.span)
         scope = {p.name: self.type_of(p.type) for p in d.params}
         result = self.expr(d.body, scope)
         if d.result is not None:
@@ -167,6 +169,8 @@ class TypeChecker:
                 )
 
     def d_Proc(self, d: ast.Proc):
+        for p in d.params:
+            self.local(p.name, p.span)
         self.block(d.body, {p.name: self.type_of(p.type) for p in d.params})
 
     def d_Setup(self, d: ast.Setup):
@@ -189,6 +193,7 @@ class TypeChecker:
     def stmt(self, s, scope: dict):
         match s:
             case ast.Let(name=name, value=value):
+                self.local(name, s.span)
                 scope[name] = self.expr(value, scope)
             case ast.Assign(target=target, op=op, value=value):
                 t = self.target(target, scope)
@@ -205,6 +210,7 @@ class TypeChecker:
                 if otherwise is not None:
                     self.block(otherwise, scope)
             case ast.For(name=name, iter=it, body=body):
+                self.local(name, s.span)
                 scope[name] = self.elem(self.expr(it, scope), it.span)
                 self.block(body, scope)
             case ast.Repeat(count=count, body=body):
@@ -214,12 +220,13 @@ class TypeChecker:
                 self.expect(self.expr(cond, scope), "bool", cond.span, "a loop condition")
                 self.block(body, scope)
             case ast.Choose(name=name, player=player, options=options):
+                self.local(name, s.span)
                 self.expect(self.expr(player, scope), "player", player.span, "who decides")
                 scope[name] = self.elem(self.expr(options, scope), options.span)
             case ast.CallStmt():
                 self.call(s, scope, statement=True)
             case ast.AddTo(value=value, target=target) | ast.RemoveFrom(value=value, target=target):
-                t = self.target(target, scope)
+                t = self.zone(target, scope)
                 self.expect(
                     self.expr(value, scope),
                     self.elem(t, target.span),
@@ -227,15 +234,15 @@ class TypeChecker:
                     f"an item of {target.name!r}",
                 )
             case ast.Move(value=value, source=source, dest=dest):
-                t = self.elem(self.target(source, scope), source.span)
-                self.elem(self.target(dest, scope), dest.span)
+                t = self.elem(self.zone(source, scope), source.span)
+                self.elem(self.zone(dest, scope), dest.span)
                 self.expect(self.expr(value, scope), t, value.span, f"an item of {source.name!r}")
             case ast.Shuffle(target=target):
                 self.elem(self.target(target, scope), target.span)
             case ast.Draw(count=count, source=source, dest=dest):
                 self.expect(self.expr(count, scope), "int", count.span, "how many to draw")
-                self.elem(self.target(source, scope), source.span)
-                self.elem(self.target(dest, scope), dest.span)
+                self.elem(self.zone(source, scope), source.span)
+                self.elem(self.zone(dest, scope), dest.span)
             case ast.EndGame(winners=winners):
                 self.expect(
                     self.expr(winners, scope), ("list", "player"), winners.span, "the winners"
@@ -268,10 +275,25 @@ class TypeChecker:
         decl = self.sym.decls[t.name]
         return self.indexed(decl, t.indices, t.span, scope)
 
+    def zone(self, t: ast.Target, scope: dict):
+        """The list a card goes into or comes out of: a slot `z[i]` of a row zone stands for
+        the row itself (the card goes into that slot)."""
+        decl = self.sym.decls.get(t.name) if t.name not in scope else None
+        if isinstance(decl, ast.Zone) and decl.kind == "row":
+            keys = len(self.sym.keys_of(decl))
+            if len(t.indices) == keys + 1:
+                self.list_index(t.indices[-1], scope)
+                return self.target(ast.Target(t.name, t.indices[:-1], span=t.span), scope)
+        return self.target(t, scope)
+
     def indexed(self, decl, indices, span, scope):
         t = self.state_type(decl)
         keys = self.sym.keys_of(decl)
         if keys:
+            if len(indices) == len(keys) + 1 and isinstance(t, tuple):
+                # after the keys, one more index reads an item (a slot of a row zone)
+                self.list_index(indices[-1], scope)
+                return self.indexed(decl, indices[:-1], span, scope)[1]
             if len(indices) != len(keys):
                 self.error(
                     "K209",
@@ -310,6 +332,21 @@ class TypeChecker:
         if t != ANY and t != "none":
             self.error("K204", f"a list is needed here, not {show(t)}", span)
         return ANY
+
+    def local(self, name: str, span) -> None:
+        """A local must not hide a declared name: `let year = 5` would never touch the state."""
+        kind = self.sym.kind.get(name)
+        if kind is None and name not in STATE_TYPES:
+            return
+        self.out.append(
+            diag(
+                "K229",
+                f"the local {name!r} would hide the {kind or 'built-in name'} of the same name",
+                span,
+                notes=(Note(self.sym.spans[name], "declared here"),) if kind else (),
+                hint="pick another name for the local",
+            )
+        )
 
     def names_of(self, *kinds: str) -> list[str]:
         return [n for n, k in self.sym.kind.items() if k in kinds]
@@ -427,10 +464,13 @@ class TypeChecker:
                 return self.name(name, e.span, scope)
             case ast.ListLit(items=items):
                 types = [self.expr(i, scope) for i in items]
-                return ("list", types[0] if types else ANY)
+                if not types or not all(fits(t, types[0]) for t in types):
+                    return ("list", ANY)  # a tuple-like list such as [color, 2]: items vary
+                return ("list", types[0])
             case ast.Comprehension(expr=body, fors=fors, cond=cond):
                 inner = dict(scope)
                 for f in fors:
+                    self.local(f.name, f.span)
                     inner[f.name] = self.elem(self.expr(f.iter, inner), f.iter.span)
                 if cond is not None:
                     self.expect(self.expr(cond, inner), "bool", cond.span, "a filter")

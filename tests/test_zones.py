@@ -1,0 +1,69 @@
+"""Zones and pools: decks draw from the top, rows keep their slots, pools count per kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsl.errors import RulesetRuntimeError
+from dsl.pipeline import compile_text
+from interpreter.api import new_game
+
+GAME = """
+ruleset "zones"
+players 2
+enum colour {{ orange, white, black }}
+record card {{ v: int }}
+table cards: card {{ a (1)  b (2)  c (3)  d (4) }}
+zone deck: deck of card
+zone river: row 3 of card
+zone rows[player]: row 2 of card
+zone hand[player]: hand of card
+pool disks[player] of colour = 5
+round max 1 {{
+  for k in rows(cards) {{ add k to deck }}
+  {body}
+  end game winners []
+}}
+"""
+
+
+def play(body: str):
+    return new_game(compile_text(GAME.format(body=body), "zones.knap"), players=2)
+
+
+def test_draw_takes_from_the_top_and_fills_row_gaps():
+    state = play(
+        "draw 2 from deck to river\nmove a from river to hand[player(1)]\ndraw 1 from deck to river"
+    )
+    assert state.get("deck") == ["d"]
+    assert state.get("river") == ["c", "b", None]
+    assert state.get("hand", 0) == ["a"]
+
+
+def test_a_row_slot_can_be_named():
+    state = play("draw 1 from deck to rows[player(2), 1]\nmove b from deck to river[2]")
+    assert state.get("rows", 1) == [None, "a"]
+    assert state.get("river") == [None, None, "b"]
+    assert state.get("deck") == ["c", "d"]
+
+
+def test_a_taken_slot_and_a_full_row_are_errors():
+    with pytest.raises(RulesetRuntimeError) as err:
+        play("move a from deck to river[0]\nmove b from deck to river[0]")
+    assert err.value.code == "K413"
+    with pytest.raises(RulesetRuntimeError) as err:
+        play("draw 2 from deck to rows[player(1)]\ndraw 1 from deck to rows[player(1)]")
+    assert err.value.code == "K412"
+
+
+def test_removing_what_is_not_there_is_an_error_at_that_statement():
+    with pytest.raises(RulesetRuntimeError) as err:
+        play("remove a from hand[player(2)]")
+    assert err.value.code == "K403"
+    assert "zones.knap:14:" in err.value.render()
+
+
+def test_pools_count_each_kind():
+    state = play("disks[player(1), black] -= 2\ndisks[player(2), white] += 1")
+    assert [state.get("disks", 0, c) for c in ("orange", "white", "black")] == [5, 5, 3]
+    assert [state.get("disks", 1, c) for c in ("orange", "white", "black")] == [5, 6, 5]
