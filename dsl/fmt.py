@@ -154,7 +154,7 @@ def item_text(item) -> str:
         case ast.AddRow():
             return f"add row {item.table} {row(item.row, None)}"
         case ast.RemoveDecl():
-            return f"remove {item.name}"
+            return f"remove {item.name.replace(':', ' ')}"
         case ast.RemoveRow():
             return f"remove row {item.table} {item.row}"
     return decl(item)

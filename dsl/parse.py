@@ -310,6 +310,9 @@ class _Builder(Transformer):
     def remove_overlay(self, meta, ch):
         return ast.RemoveDecl(str(ch[0]), span=self._span(meta))
 
+    def remove_note_overlay(self, meta, ch):
+        return ast.RemoveDecl(f"{ch[0]}:{ch[1]}", span=self._span(meta))
+
     def remove_row_overlay(self, meta, ch):
         return ast.RemoveRow(str(ch[0]), str(ch[1]), span=self._span(meta))
 

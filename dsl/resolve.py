@@ -30,6 +30,7 @@ class Program:
     sources: dict[str, str]
     extends: tuple[str, ...] = ()  # names of the rulesets this one builds on, nearest first
     header: Span | None = None  # where the file's header stands
+    kind: str = "ruleset"  # ruleset | variant | library
 
     def get(self, cls):
         return [d for d in self.decls.values() if isinstance(d, cls)]
@@ -107,6 +108,7 @@ def _resolve_file(
         decls, origin = dict(base.decls), dict(base.origin)
         extends = (base.name,) + base.extends
     own_kind = "base" if file.kind != "variant" else "overlay"
+    touched: dict[str, Span] = {}  # what this file's overlays changed, and where
     for item in file.items:
         if isinstance(item, ast.Import):
             _import(item, path, loader, decls, origin, chain + (str(path),))
@@ -120,10 +122,34 @@ def _resolve_file(
                     )
                 )
                 continue
+            key = _overlay_key(item)
+            if key in touched:
+                loader.diagnostics.append(
+                    diag(
+                        "K114",
+                        f"{key!r} is changed twice in this variant",
+                        item.span,
+                        notes=(Note(touched[key], "first changed here"),),
+                        hint="keep one change; the second would silently win",
+                    )
+                )
+                continue
+            touched[key] = item.span
             _overlay(item, decls, origin, loader.diagnostics)
         else:
             _define(item, decls, origin, loader.diagnostics, in_variant=own_kind == "overlay")
-    return Program(file.name, str(path), decls, origin, loader.sources, extends, file.span)
+    return Program(
+        file.name, str(path), decls, origin, loader.sources, extends, file.span, file.kind
+    )
+
+
+def _overlay_key(item) -> str:
+    if isinstance(item, (ast.Replace, ast.AddDecl)):
+        return ast.decl_key(item.decl)
+    if isinstance(item, (ast.AddRow, ast.RemoveRow)):
+        row = item.row.name if isinstance(item, ast.AddRow) else item.row
+        return f"{item.table}.{row}"
+    return item.name
 
 
 def _define(decl: ast.Decl, decls, origin, out: list[Diagnostic], in_variant: bool) -> None:
@@ -284,7 +310,8 @@ def _suggest(name: str, candidates) -> str | None:
     import difflib
 
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else None
+    # notes are keyed "interpretation:x" but written `interpretation x`
+    return f"did you mean {close[0].replace(':', ' ')!r}?" if close else None
 
 
 # ------------------------------------------------------------------ bundled rulesets

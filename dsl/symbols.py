@@ -57,6 +57,7 @@ class Symbols:
                 for value in decl.values:
                     self._bind(value, "enum value", decl, decl.span)
                     self.owner[value] = decl.name
+                    self.rows[value] = {"id": value, "title": value, "table": decl.name}
             elif isinstance(decl, ast.Record):
                 self._bind(decl.name, "record", decl, decl.span)
             elif isinstance(decl, ast.Table):
@@ -74,6 +75,11 @@ class Symbols:
                     if isinstance(item, ast.MapNode):
                         self._bind(item.name, "node", item, item.span)
                         self.owner[item.name] = decl.name
+                        self.rows[item.name] = {
+                            "id": item.name,
+                            "title": item.title or item.name,
+                            "table": decl.name,
+                        }
                         nodes.append(item.name)
                         self.adjacency[item.name] = []
                 self.map_nodes[decl.name] = nodes

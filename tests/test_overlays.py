@@ -100,3 +100,25 @@ def test_overlay_in_a_plain_ruleset_is_refused():
 def test_a_broken_variant_does_not_compile():
     with pytest.raises(CheckProblem):
         compile_text(f'variant "v" extends "{BASE}"\nset marks = 3\n', "v.knap")
+
+
+def test_a_definition_changed_twice_in_one_variant_is_reported():
+    diagnostics = load_program(
+        f'variant "v" extends "{BASE}"\nset marks = [o, x]\nset marks = [x, o]\n', "v.knap"
+    )[1]
+    assert [d.code for d in diagnostics] == ["K114"]
+    assert diagnostics[0].notes[0].span.line == 2
+
+
+def test_interpretations_can_be_removed_and_replaced(tmp_path):
+    base = tmp_path / "base.knap"
+    base.write_text(
+        'ruleset "b"\nplayers 1\ninterpretation reading §X "one way"\n'
+        "round max 1 { end game winners [] }\n"
+    )
+    text = 'variant "v" extends "base.knap"\nremove interpretation reading\n'
+    program, diagnostics, _ = load_program(text, str(tmp_path / "v.knap"))
+    assert not diagnostics and "interpretation:reading" not in program.decls
+    text = 'variant "v" extends "base.knap"\nreplace interpretation reading §Y "another way"\n'
+    program, diagnostics, _ = load_program(text, str(tmp_path / "v.knap"))
+    assert not diagnostics and program.decls["interpretation:reading"].text == "another way"

@@ -71,7 +71,9 @@ def known_type(name: str, symbols: Symbols) -> bool:
 
 def check_data(program, symbols: Symbols) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    if program.one(ast.Players) is None:
+    if program.kind == "library":
+        pass  # a library lends declarations to rulesets; it need not be playable alone
+    elif program.one(ast.Players) is None:
         out.append(
             diag(
                 "K215",
@@ -80,7 +82,8 @@ def check_data(program, symbols: Symbols) -> list[Diagnostic]:
                 hint="add `players 2` or `players 2..4`",
             )
         )
-    if program.one(ast.Round) is None and program.one(ast.Setup) is None:
+    runs = program.one(ast.Round) is not None or program.one(ast.Setup) is not None
+    if program.kind != "library" and not runs:
         out.append(
             diag(
                 "K215",
@@ -218,7 +221,56 @@ def _check_table(table: ast.Table, program, symbols: Symbols) -> list[Diagnostic
                             hint=f"a {table.dice} gives {count} to {count * sides}",
                         )
                     )
+    if sides and not out:
+        out += _gaps(table, count, sides)
     return out
+
+
+def _gaps(table: ast.Table, count: int, sides: int) -> list[Diagnostic]:
+    """Results of a table's roll that no row covers, or that two rows cover (warnings)."""
+    covered: dict[int, list[str]] = {}
+    for row in table.rows:
+        if row.lo is not None and row.hi is not None:
+            for value in range(face(row.lo, sides), face(row.hi, sides) + 1):
+                covered.setdefault(value, []).append(row.name)
+    out = []
+    missing = [v for v in range(count, count * sides + 1) if v not in covered]
+    if missing:
+        out.append(
+            diag(
+                "K240",
+                f"no row of table {table.name!r} covers the roll(s) {_ranges(missing)}",
+                table.span,
+                severity="warning",
+                hint="rolling it gives none; say what happens then (an interpretation), "
+                "or add the row",
+            )
+        )
+    for value, rows in sorted(covered.items()):
+        if len(rows) > 1:
+            out.append(
+                diag(
+                    "K241",
+                    f"rows {' and '.join(map(repr, rows))} of table {table.name!r} both cover "
+                    f"the roll {value}",
+                    table.span,
+                    severity="warning",
+                )
+            )
+            break
+    return out
+
+
+def _ranges(values: list[int]) -> str:
+    """[3, 4, 5, 9] -> "3-5, 9"."""
+    parts = []
+    start = prev = values[0]
+    for value in values[1:] + [-1]:
+        if value != prev + 1:
+            parts.append(str(start) if start == prev else f"{start}-{prev}")
+            start = value
+        prev = value
+    return ", ".join(parts)
 
 
 def _header(program) -> Span:
