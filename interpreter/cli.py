@@ -14,6 +14,7 @@ import click
 import orjson
 
 from dsl.errors import KnapperError, read_source
+from dsl.fmt import cite as format_cite
 
 
 class _Group(click.Group):
@@ -132,7 +133,7 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
     "such as dask or ray).",
 )
 def simulate(ruleset, games, seed, players, jobs, as_json, check_invariants, backend) -> None:
-    """Play GAMES seeded random games and summarise the results."""
+    """Play -n seeded random games of RULESET and summarise the results."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from interpreter.api import load
@@ -198,12 +199,19 @@ def _print_summary(summary) -> None:
 @click.argument("ruleset")
 @click.option("--players", type=int, default=None, help="Number of players.")
 @click.option("--seat", default=1, show_default=True, help="Your seat (1 = first).")
-@click.option("--seed", default=0, show_default=True)
-def play(ruleset, players, seat, seed) -> None:
-    """Play at the terminal against random agents."""
+@click.option("--seed", default=0, show_default=True, help="Seed of the dice and the agents.")
+@click.option(
+    "--load",
+    "saved",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Go on with a game saved with `s FILE`.",
+)
+def play(ruleset, players, seat, seed, saved) -> None:
+    """Play RULESET at the terminal against random agents."""
     from interpreter.play import play_terminal
 
-    play_terminal(ruleset, players, seat, seed)
+    play_terminal(ruleset, players, seat, seed, saved)
 
 
 @main.command()
@@ -243,7 +251,7 @@ def scenario(files) -> None:
         for result in run_file(Path(name)):
             total += 1
             mark = "PASS" if result.passed else "FAIL"
-            cite = f" §{result.cite}" if result.cite else ""
+            cite = format_cite(result.cite)
             click.echo(f"{mark} {result.name}{cite}")
             for line in result.problems:
                 click.echo(f"    {line}")

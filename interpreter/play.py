@@ -9,9 +9,18 @@ from __future__ import annotations
 import click
 
 from dsl import ast
+from dsl.fmt import cite
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
-from interpreter.save import dump_state
+from interpreter.save import dump_state, load_state
+
+
+def _show_log(state) -> None:
+    for entry in state.trace:
+        if entry[0] == "log":
+            values = " ".join(state.game.describe(v) for v in entry[2])
+            click.echo(click.style(f"  · {entry[1]} {values}".rstrip(), dim=True))
+    state.trace.clear()
 
 
 def _show_position(state, seat: int) -> None:
@@ -40,9 +49,16 @@ def _first_key_is_player(state, spec) -> bool:
     return bool(keys) and isinstance(keys[0], ast.KeyName) and keys[0].name == "player"
 
 
-def play_terminal(ruleset: str, players: int | None, seat: int, seed: int) -> None:
+def play_terminal(
+    ruleset: str, players: int | None, seat: int, seed: int, saved: str | None = None
+) -> None:
     game = load(ruleset)
-    state = new_game(game, players=players, seed=seed)
+    if saved is not None:
+        with open(saved, "rb") as file:
+            state = load_state(file.read(), game, path=saved)
+    else:
+        state = new_game(game, players=players, seed=seed)
+    state.trace = []  # the rules' `log` lines are shown as they happen
     you = seat - 1
     if not 0 <= you < state.n:
         raise click.BadParameter(f"seat must be 1..{state.n}", param_hint="--seat")
@@ -51,8 +67,9 @@ def play_terminal(ruleset: str, players: int | None, seat: int, seed: int) -> No
         f"{game.title}: you are P{seat} of {state.n}. Type a number, `q` to quit, `s FILE` to save."
     )
     while (decision := state.decision()) is not None:
+        _show_log(state)
         site = game.sites[decision.site]
-        rule = f" (§{site.cite})" if site.cite else ""
+        rule = f" ({cite(site.cite).strip()})" if site.cite else ""
         if decision.player != you:
             option = agent(state, decision)
             click.echo(f"P{decision.player + 1} {decision.prompt}{rule}: {game.describe(option)}")
@@ -76,6 +93,7 @@ def play_terminal(ruleset: str, players: int | None, seat: int, seed: int) -> No
                 state.apply(decision.options[int(answer) - 1])
                 break
             click.echo(f"type a number from 1 to {len(decision.options)}")
+    _show_log(state)
     outcome = state.outcome()
     assert outcome is not None, "the loop above ends only when the game is over"
     winners = ", ".join(f"P{p + 1}" for p in outcome["winners"]) or "nobody"

@@ -48,7 +48,15 @@ def run_file(path: Path) -> list[ScenarioResult]:
         )
     base_path = find_ruleset(file.name, relative_to=path.parent)
     if base_path is None:
-        raise KnapperError(diag("K801", f"no ruleset {file.name!r} for these scenarios", file.span))
+        raise KnapperError(
+            diag(
+                "K801",
+                f"no ruleset {file.name!r} for these scenarios",
+                file.span,
+                hint="name a bundled ruleset (`knapper list`) or a .knap file beside this one, "
+                'e.g. `scenarios for "my-variant.knap"`',
+            )
+        )
     program, diagnostics, sources = resolve_text(read_source(base_path), str(base_path))
     if program is None or any(d.severity == "error" for d in diagnostics):
         raise CheckProblem(diagnostics, sources)
@@ -120,4 +128,7 @@ def run_scenario(program: Program, sc: ast.Scenario, sources: dict[str, str]) ->
             continue
         if not ok:
             problems.append(f"expected {label or expr_text(value)} (line {value.span.line})")
+    if problems and state.pending is not None:
+        who, _options, site, _slot = state.pending
+        problems.append(f"the game stopped at P{who + 1}'s decision {game.sites[site].prompt!r}")
     return ScenarioResult(sc.name, sc.cite, not problems, tuple(problems))

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import attrs
 from joblib import Parallel, delayed
 
+from dsl.errors import KnapperError
 from interpreter.agents import RandomAgent, play_out
 from interpreter.api import load, new_game
 
@@ -54,7 +55,12 @@ def play_one(
     game = load(name)
     start = time.perf_counter()
     state = new_game(game, players=players, seed=seed)
-    play_out(state, RandomAgent(seed), check_invariants=check_invariants)
+    try:
+        play_out(state, RandomAgent(seed), check_invariants=check_invariants)
+    except KnapperError as err:
+        replay = f"knapper simulate {name} -n 1 --seed {seed} --players {players}"
+        first = attrs.evolve(err.diagnostics[0], hint=f"in the game with seed {seed}; {replay}")
+        raise type(err)([first] + err.diagnostics[1:], err.sources) from None
     outcome = state.outcome()
     assert outcome is not None, "play_out returns finished games"
     result = GameResult(

@@ -11,6 +11,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from dsl.fmt import cite as format_cite
 from dsl.resolve import bundled_names
 from interpreter.api import load, new_game
 
@@ -30,7 +31,7 @@ def playthrough(name: str) -> str:
     lines = [f"# {game.title} ({name}), {players} players, seed {SEED}"]
     while (decision := state.decision()) is not None:
         option = agent.choice(decision.options)
-        cite = f" §{decision.cite}" if decision.cite else ""
+        cite = format_cite(decision.cite)
         shown = ", ".join(game.describe(o) for o in decision.options)
         if len(shown) > 160:
             shown = shown[:157] + "..."
