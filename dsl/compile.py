@@ -399,7 +399,11 @@ class Compiler:
         one = self._initial(decl)
         init = (lambda st: [one(st) for _ in range(size)]) if domains else one
         kind = type(decl).__name__.lower()
-        return VarSpec(decl.name, slot, domains, decl.visibility, init, kind, decl.cite, decl.span)
+        keys = self.sym.keys_of(decl)
+        by_player = bool(keys) and isinstance(keys[0], ast.KeyName) and keys[0].name == "player"
+        return VarSpec(
+            decl.name, slot, domains, decl.visibility, init, kind, decl.cite, decl.span, by_player
+        )
 
     def _initial(self, decl) -> Callable[[Any], Any]:
         """The initial value of one entry of a variable, zone or pool."""

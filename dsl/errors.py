@@ -68,6 +68,8 @@ class Diagnostic:
             "file": self.span.file,
             "line": self.span.line,
             "col": self.span.col,
+            "end_line": self.span.end_line,
+            "end_col": self.span.end_col,
             "hint": self.hint,
             "cite": self.cite,
             "notes": [

@@ -415,5 +415,5 @@ def scenario_text(sc: ast.Scenario) -> str:
         lines.append(
             f"expect {expr(value)}" + (f" as {string(label)}" if label is not None else "")
         )
-    body = "".join(f"\n{INDENT}{line}" for line in lines)
+    body = "".join(f"\n{INDENT}{line}" for line in lines) + _closing(sc, INDENT)
     return f"scenario {string(sc.name)}{cite(sc.cite)} {{{body}\n}}"

@@ -344,7 +344,7 @@ def find_ruleset(name_or_path: str, relative_to: Path | None = None) -> Path | N
     """A bundled ruleset by name, or a path to a `.knap` file."""
     index = _bundled_index()
     if name_or_path in index:
-        return index[name_or_path]
+        return _shown(index[name_or_path])
     candidates = [Path(name_or_path)]
     if relative_to is not None:
         candidates.insert(0, relative_to / name_or_path)
@@ -352,6 +352,14 @@ def find_ruleset(name_or_path: str, relative_to: Path | None = None) -> Path | N
         if cand.suffix == ".knap" and cand.is_file():
             return cand
     return None
+
+
+def _shown(path: Path) -> Path:
+    """A path as messages should show it: relative to the working directory when below it."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
 
 
 def suggest_ruleset(name: str) -> str | None:

@@ -6,18 +6,42 @@ state = new_game(game, players=3, seed=7)
 
 from __future__ import annotations
 
-import functools
+from pathlib import Path
 
 from dsl.errors import KnapperError, Span, diag
 from dsl.pipeline import compile_path
+from dsl.resolve import find_ruleset
 from interpreter import rng
 from interpreter.game import Game
 from interpreter.state import State, start
 
 
-@functools.lru_cache(maxsize=64)
 def load(name_or_path: str) -> Game:
-    return compile_path(name_or_path)
+    """A bundled ruleset by name, or a `.knap` file: compiled once, then reused until that
+    file or any file it imports or extends changes."""
+    path = find_ruleset(name_or_path)
+    if path is None:
+        return compile_path(name_or_path)  # reports the unknown name
+    key = str(path)
+    cached = _cache.get(key)
+    if cached is not None and cached[0] == _stamps(cached[1].program.sources):
+        return cached[1]
+    game = compile_path(key)
+    _cache[key] = (_stamps(game.program.sources), game)
+    return game
+
+
+def _stamps(files) -> tuple[int, ...]:
+    out = []
+    for name in sorted(files):
+        try:
+            out.append(Path(name).stat().st_mtime_ns)
+        except OSError:
+            out.append(-1)
+    return tuple(out)
+
+
+_cache: dict[str, tuple[tuple[int, ...], Game]] = {}
 
 
 def new_game(
@@ -29,7 +53,7 @@ def new_game(
         raise KnapperError(
             diag(
                 "K503",
-                f"{game.name} is played by {lo}..{hi} players, not {n}",
+                f"{game.name} is played by {lo if lo == hi else f'{lo} to {hi}'} players, not {n}",
                 Span(game.name, 0, 0, 0, 0),
             )
         )

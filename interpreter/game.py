@@ -25,6 +25,7 @@ class VarSpec:
     kind: str  # var | zone | pool
     cite: str | None
     span: Span
+    by_player: bool = False  # first key is `player`: sized for the most players allowed
 
     def keys_of(self, flat_index: int) -> tuple:
         keys = []

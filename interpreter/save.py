@@ -27,7 +27,7 @@ class SavedState:
     players: int
     vars: dict[str, Any]
     stack: list[list[Any]]
-    rng: int
+    rng: str  # hexadecimal: the generator's 64 bits, safe for any JSON reader
     script: list[int]
     pending: list[Any] | None
     winners: list[int] | None
@@ -46,12 +46,27 @@ class Envelope:
 _converter = cattrs.Converter(forbid_extra_keys=True)
 
 
+def _strict(kind: type):
+    """Take a value of exactly this JSON type: a save file is never silently converted."""
+
+    def structure(value, _type):
+        if type(value) is not kind:
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
+        return value
+
+    return structure
+
+
+for _kind in (int, str, bool):
+    _converter.register_structure_hook(_kind, _strict(_kind))
+
+
 def to_data(state: State) -> dict:
     saved = SavedState(
         players=state.n,
         vars={spec.name: state.g[spec.slot] for spec in state.game.vars},
         stack=[list(frame) for frame in state.stack],
-        rng=state.rng,
+        rng=f"{state.rng:016x}",
         script=list(state.script),
         pending=list(state.pending) if state.pending is not None else None,
         winners=state.winners,
@@ -122,7 +137,11 @@ def _rebuild(saved: SavedState, game: Game, path: str) -> State:
     lo, hi = game.players
     if not lo <= saved.players <= hi:
         raise _fail(f"{saved.players} players is not allowed", "state.players", path)
-    state = State(game, saved.players, saved.rng)
+    try:
+        generator = int(saved.rng, 16)
+    except ValueError:
+        raise _fail("the generator state is 16 hexadecimal digits", "state.rng", path) from None
+    state = State(game, saved.players, generator)
     names = [spec.name for spec in game.vars]
     if sorted(saved.vars) != sorted(names):
         missing = sorted(set(names) - set(saved.vars))

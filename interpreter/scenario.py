@@ -116,6 +116,12 @@ def run_scenario(program: Program, sc: ast.Scenario, sources: dict[str, str]) ->
         return ScenarioResult(sc.name, sc.cite, False, (err.render(),))
     if choices:
         problems.append(f"{len(choices)} scripted choice(s) were not used")
+    if sc.run is not None and state.pending is not None:
+        who, _options, site, _slot = state.pending
+        problems.append(
+            f"`run {sc.run.name}` stopped at P{who + 1}'s decision "
+            f"{game.sites[site].prompt!r}, which has no scripted choice"
+        )
     if state.script:
         problems.append(f"{len(state.script)} scripted dice were not used: {state.script}")
     for broken in state.check_invariants():
@@ -128,7 +134,7 @@ def run_scenario(program: Program, sc: ast.Scenario, sources: dict[str, str]) ->
             continue
         if not ok:
             problems.append(f"expected {label or expr_text(value)} (line {value.span.line})")
-    if problems and state.pending is not None:
+    if problems and state.pending is not None and sc.run is None:
         who, _options, site, _slot = state.pending
         problems.append(f"the game stopped at P{who + 1}'s decision {game.sites[site].prompt!r}")
     return ScenarioResult(sc.name, sc.cite, not problems, tuple(problems))

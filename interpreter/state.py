@@ -165,10 +165,12 @@ class State:
         view: dict[str, Any] = {}
         for spec in self.game.vars:
             value = self.g[spec.slot]
+            per_seat = len(value) // len(spec.domains[0]) if spec.domains else 1
+            if spec.by_player:  # only the seats in this game
+                value = value[: self.n * per_seat]
             if spec.visibility == "public":
                 view[spec.name] = _deep(value)
             elif spec.visibility == "owner":
-                per_seat = len(value) // len(spec.domains[0])
                 view[spec.name] = [
                     _deep(value[i]) if i // per_seat == player else _masked(value[i])
                     for i in range(len(value))

@@ -136,3 +136,15 @@ def test_outcome_reports_winners_and_scores():
     outcome = state.outcome()
     assert set(outcome) >= {"winners", "scores", "decisions", "rounds"}
     assert len(outcome["scores"]) == 3
+
+
+def test_load_recompiles_when_the_file_changes(tmp_path):
+    import os
+
+    path = tmp_path / "game.knap"
+    path.write_text('ruleset "g"\ntitle "First"\nplayers 1\nround max 1 { end game winners [] }\n')
+    first = load(str(path))
+    assert load(str(path)) is first
+    path.write_text(path.read_text().replace("First", "Second"))
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
+    assert load(str(path)).title == "Second"

@@ -45,7 +45,8 @@ def test_round_trip_without_the_game_argument(saved):
             "K701",
             "frame",
         ),
-        (lambda d: orjson.dumps({**d, "state": {**d["state"], "rng": "x"}}), "K701", "shape"),
+        (lambda d: orjson.dumps({**d, "state": {**d["state"], "rng": "x"}}), "K701", "hexadecimal"),
+        (lambda d: orjson.dumps({**d, "state": {**d["state"], "rng": 5}}), "K701", "shape"),
         (
             lambda d: orjson.dumps({**d, "state": {**d["state"], "pending": [0, [], 0, 0]}}),
             "K701",
