@@ -15,6 +15,8 @@ from dsl.errors import KnapperError, Span, diag
 from dsl.parse import parse
 
 INDENT = "  "
+WIDTH = 100
+CONTINUE = INDENT * 3  # the indent of a long expression's continuation lines
 _BARE_CITE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._\-]*\Z")
 
 # precedence levels, loosest first
@@ -76,12 +78,16 @@ class _Comments:
 _ACTIVE: _Comments | None = None
 
 
-def _placed(node, text: str, pad: str) -> str:
-    """`text` for `node` with the comments that belong before it and on its first line."""
+def _placed(node, render, pad: str) -> str:
+    """`render()` for `node`, with the comments that belong before it and on its first line.
+
+    The comments before the node are taken before it is rendered, so that the node's own
+    parts (a block's statements, a table's rows) cannot take them."""
     if _ACTIVE is None or node.span.line <= 0:
-        return text
+        return render()
     lead = _ACTIVE.before(node.span.line, pad)
     tail = _ACTIVE.trailing(node.span.line)
+    text = render()
     if tail:
         first, sep, rest = text.partition("\n")
         text = first + tail + sep + rest
@@ -124,10 +130,11 @@ def format_file(f: ast.File) -> str:
     else:
         head = f"scenarios for {string(f.name)}"
     out = (_ACTIVE.before(f.span.line, "") if _ACTIVE is not None else "") + head
-    previous = None
+    previous = (f, head)  # the header: a declaration on the next line stays with it
     for item in list(f.items) + list(f.scenarios):
-        text = item_text(item) if not isinstance(item, ast.Scenario) else scenario_text(item)
-        out += ("\n" if _adjacent(previous, item, text) else "\n\n") + _placed(item, text, "")
+        render = scenario_text if isinstance(item, ast.Scenario) else item_text
+        text = _placed(item, lambda item=item, render=render: render(item), "")
+        out += ("\n" if _adjacent(previous, item, text) else "\n\n") + text
         previous = (item, text)
     rest = _ACTIVE.before(10**9, "").rstrip("\n") if _ACTIVE is not None else ""
     return out + ("\n\n" + rest if rest else "") + "\n"
@@ -138,9 +145,8 @@ def _adjacent(previous, item, text: str) -> bool:
     if previous is None or _ACTIVE is None:
         return False
     before, before_text = previous
-    return (
-        "\n" not in text and "\n" not in before_text and before.span.end_line + 1 == item.span.line
-    )
+    last_line = before.span.line if isinstance(before, ast.File) else before.span.end_line
+    return "\n" not in text and "\n" not in before_text and last_line + 1 == item.span.line
 
 
 def item_text(item) -> str:
@@ -191,27 +197,30 @@ def decl(d) -> str:
         case ast.Bound():
             return f"bound {d.decisions} decisions{cite(d.cite)}"
         case ast.Param():
-            return f"param {d.name}: {type_text(d.type)} = {expr(d.value)}{cite(d.cite)}"
+            head = f"param {d.name}: {type_text(d.type)} = "
+            return _wrapped_value(head, d.value, cite(d.cite))
         case ast.Enum():
-            return f"enum {d.name}{cite(d.cite)} {{ {', '.join(d.values)} }}"
+            return _braced(f"enum {d.name}{cite(d.cite)}", list(d.values))
         case ast.Record():
-            fields = ", ".join(f"{f.name}: {type_text(f.type)}" for f in d.fields)
-            return f"{d.keyword} {d.name}{cite(d.cite)} {{ {fields} }}"
+            fields = [f"{f.name}: {type_text(f.type)}" for f in d.fields]
+            return _braced(f"{d.keyword} {d.name}{cite(d.cite)}", fields)
         case ast.Table():
             dice = f" roll {d.dice}" if d.dice else ""
             sides = int(d.dice.split("d")[1]) if d.dice else None
-            rows = "".join("\n" + _placed(r, INDENT + row(r, sides), INDENT) for r in d.rows)
+            rows = "".join(
+                "\n" + _placed(r, lambda r=r: INDENT + row(r, sides), INDENT) for r in d.rows
+            )
             rows += _closing(d, INDENT)
             return f"table {d.name}: {d.record}{dice}{cite(d.cite)} {{{rows}\n}}"
         case ast.Map():
-            body = "".join("\n" + _placed(i, INDENT + map_item(i), INDENT) for i in d.items)
+            body = "".join(
+                "\n" + _placed(i, lambda i=i: INDENT + map_item(i), INDENT) for i in d.items
+            )
             body += _closing(d, INDENT)
             return f"map {d.name}{cite(d.cite)} {{{body}\n}}"
         case ast.Var():
-            return (
-                f"var {d.name}{keys_text(d.keys)}: {type_text(d.type)} = {expr(d.value)}"
-                f"{vis(d.visibility)}{cite(d.cite)}"
-            )
+            head = f"var {d.name}{keys_text(d.keys)}: {type_text(d.type)} = "
+            return _wrapped_value(head, d.value, f"{vis(d.visibility)}{cite(d.cite)}")
         case ast.Zone():
             kind = f"row {d.size}" if d.kind == "row" else d.kind
             elem = f" of {type_text(d.elem)}" if d.elem is not None else ""
@@ -224,9 +233,11 @@ def decl(d) -> str:
             return f"pool {d.name}{keys_text(d.keys)} of {d.enum}{tail}"
         case ast.Fn():
             result = f": {type_text(d.result)}" if d.result is not None else ""
-            return (
-                f"fn {d.name}({params(d.params)}){result}{cite(d.cite)} =\n{INDENT}{expr(d.body)}"
-            )
+            head = f"fn {d.name}({params(d.params)}){result}{cite(d.cite)} ="
+            body = expr(d.body)
+            if len(f"{head} {body}") <= WIDTH and "\n" not in body:
+                return f"{head} {body}"
+            return f"{head}\n{INDENT}{body}"
         case ast.Proc():
             return f"{d.kind} {d.name}({params(d.params)}){cite(d.cite)} {block(d.body, 0)}"
         case ast.Setup():
@@ -240,6 +251,23 @@ def decl(d) -> str:
         case ast.Note():
             return f"{d.kind} {d.name}{cite(d.cite)} {string(d.text)}"
     raise TypeError(f"cannot format {d!r}")
+
+
+def _braced(head: str, items: list[str]) -> str:
+    """`head { a, b, c }` on one line, or one item per line when that would be too long."""
+    line = f"{head} {{ {', '.join(items)} }}"
+    if len(line) <= WIDTH:
+        return line
+    return f"{head} {{\n" + "".join(f"{INDENT}{item},\n" for item in items) + "}"
+
+
+def _wrapped_value(head: str, value, tail: str) -> str:
+    """A declaration whose value is a long list literal: one item per line."""
+    line = f"{head}{expr(value)}{tail}"
+    if len(line) <= WIDTH or not isinstance(value, ast.ListLit) or not value.items:
+        return line
+    items = "".join(f"{INDENT}{expr(item)},\n" for item in value.items)
+    return f"{head}[\n{items}]{tail}"
 
 
 def map_item(i) -> str:
@@ -282,8 +310,18 @@ def block(b: ast.Block, depth: int) -> str:
     if not b.stmts:
         return "{ }"
     pad = INDENT * (depth + 1)
-    body = "".join("\n" + _placed(s, pad + stmt(s, depth + 1), pad) for s in b.stmts)
+    body = "".join("\n" + _placed(s, lambda s=s: pad + stmt(s, depth + 1), pad) for s in b.stmts)
     return "{" + body + _closing(b, pad) + "\n" + INDENT * depth + "}"
+
+
+def _one_line_if(s: ast.If) -> bool:
+    """Keep `if c { stmt }` on one line when the author did and it stays short."""
+    if len(s.branches) != 1 or s.otherwise is not None or s.span.line != s.span.end_line:
+        return False
+    body = s.branches[0][1]
+    if len(body.stmts) != 1 or isinstance(body.stmts[0], (ast.If, ast.For, ast.While, ast.Repeat)):
+        return False
+    return len(f"if {expr(s.branches[0][0])} {{ {stmt(body.stmts[0], 0)} }}") <= WIDTH - 8
 
 
 def target(t: ast.Target) -> str:
@@ -298,6 +336,9 @@ def stmt(s, depth: int) -> str:
             return f"let {s.name} = {expr(s.value)}"
         case ast.Assign():
             return f"{target(s.target)} {s.op} {expr(s.value)}"
+        case ast.If() if _one_line_if(s):
+            ((cond, body),) = s.branches
+            return f"if {expr(cond)} {{ {stmt(body.stmts[0], depth)} }}"
         case ast.If():
             (cond, body), *rest = s.branches
             text = f"if {expr(cond)} {block(body, depth)}"
@@ -361,9 +402,14 @@ def _expr(e) -> tuple[str, int]:
         case ast.ListLit():
             return "[" + ", ".join(expr(i) for i in e.items) + "]", P_ATOM
         case ast.Comprehension():
-            fors = " ".join(f"for {f.name} in {expr(f.iter, P_OR)}" for f in e.fors)
-            cond = f" if {expr(e.cond, P_OR)}" if e.cond is not None else ""
-            return f"[{expr(e.expr)} {fors}{cond}]", P_ATOM
+            parts = [f"for {f.name} in {expr(f.iter, P_OR)}" for f in e.fors]
+            if e.cond is not None:
+                parts.append(f"if {expr(e.cond, P_OR)}")
+            flat = f"[{expr(e.expr)} {' '.join(parts)}]"
+            if len(flat) <= WIDTH - 8 or "\n" in flat:
+                return flat, P_ATOM
+            # too long for a line: each `for` and `if` on a line of its own
+            return f"[{expr(e.expr)}" + "".join(f"\n{CONTINUE}{p}" for p in parts) + "]", P_ATOM
         case ast.IfExpr():
             return (
                 f"if {expr(e.cond, P_OR)} then {expr(e.then, P_OR)} else {expr(e.other, P_IF)}",
