@@ -253,6 +253,11 @@ def decl(d) -> str:
     raise TypeError(f"cannot format {d!r}")
 
 
+def _line(node, render) -> str:
+    """One indented line inside a braced declaration (a row, a map node or edge)."""
+    return "\n" + _placed(node, lambda: INDENT + render(), INDENT)
+
+
 def _braced(head: str, items: list[str]) -> str:
     """`head { a, b, c }` on one line, or one item per line when that would be too long."""
     line = f"{head} {{ {', '.join(items)} }}"
