@@ -216,7 +216,7 @@ def print_report(report: dict[str, Any]) -> None:
     from rich.table import Table
 
     # Redirected output gets a fixed width wide enough for the table, not rich's default 80.
-    console = Console(width=None if sys.stdout.isatty() else 130)
+    console = Console(width=None if sys.stdout.isatty() else 140)
     env = report["environment"]
     table = Table(title=f"Random playouts, median of {report['rounds']} round(s)")
     table.add_column("game")
@@ -316,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
+    # Taken before compiling: the digest then names the code this process actually runs.
+    env = environment()
     rulesets = list(dict.fromkeys(c.ruleset for c in cases))
     compile_times = measure_compile(rulesets)
     games = {name: load(name) for name in rulesets}
@@ -324,8 +326,9 @@ def main(argv: list[str] | None = None) -> int:
         run_case(case, games[case.ruleset], args.games or case.games, args.rounds, log)
         for case in cases
     ]
+    env["load_average_1min"] = os.getloadavg()[0]
     report = {
-        "environment": environment(),
+        "environment": env,
         "rounds": args.rounds,
         "compile": compile_times,
         "results": results,

@@ -5,7 +5,7 @@ source inlined into one generated function, every statement becomes one generate
 instruction `(state, locals) -> next position`, and each procedure is a flat tuple of them.
 The engine's position is (procedure, instruction index, locals): plain data, so a game can be
 saved in the middle of a phase. Generated code runs in a private namespace that holds only the
-ruleset's data and the helpers below; no ruleset text is ever executed as Python.
+ruleset's data and the helpers of `interpreter.runtime`; no ruleset text is ever executed as Python.
 """
 
 from __future__ import annotations
@@ -17,110 +17,19 @@ from collections.abc import Callable
 from typing import Any
 
 from dsl import ast
-from dsl.builtins import BUILTINS, HELPERS, STATE_NAMES
+from dsl.builtins import BUILTINS, STATE_NAMES
 from dsl.errors import Span
 from dsl.resolve import Program
 from dsl.symbols import Symbols
-from interpreter import rng as _rng
 from interpreter.game import ChooseSite, Game, NoteInfo, ProcInfo, VarSpec
-from interpreter.state import CALL, END, RET, SUSPEND, RulesetFault
+from interpreter.runtime import RUNTIME, copy_value
+from interpreter.state import CALL, RET, SUSPEND
 
 Closure = Callable[[Any, list], Any]
 # positions in instruction sources, filled in when a procedure is linked; NUL never comes out
 # of repr(), so no ruleset literal can be mistaken for a mark
 _MARK = re.compile("\x00([^\x00]*)\x00")
 _JUMP = re.compile("return \x00@([0-9]+)\x00")
-
-
-# ------------------------------------------------------------------ runtime helpers
-def _die(st, sides: int) -> int:
-    if st.script:
-        value = st.script.pop(0)
-        if not 1 <= value <= sides:
-            raise RulesetFault("K406", f"scripted die {value} does not fit a {sides}-sided die")
-        return value
-    s = (st.rng * _rng.MUL + _rng.INC) & _rng.MASK  # _rng.step, inlined: dice are hot
-    st.rng = s
-    return ((s >> 32) * sides >> 32) + 1
-
-
-def _shuffle(st, items: list) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        s = _rng.step(st.rng)
-        st.rng = s
-        j = ((s >> 32) * (i + 1)) >> 32
-        items[i], items[j] = items[j], items[i]
-
-
-def _remove(items: list, value, where: str) -> None:
-    if value not in items:
-        raise RulesetFault("K403", f"{value!r} is not in {where}")
-    items.remove(value)
-
-
-def _row_add(slots: list, value, where: str) -> None:
-    for i, here in enumerate(slots):
-        if here is None:
-            slots[i] = value
-            return
-    raise RulesetFault("K412", f"{where} has no empty slot")
-
-
-def _row_put(slots: list, index: int, value, where: str) -> None:
-    if slots[index] is not None:
-        raise RulesetFault("K413", f"slot {index} of {where} is taken")
-    slots[index] = value
-
-
-def _row_take(slots: list, value, where: str) -> None:
-    if value is None or value not in slots:
-        raise RulesetFault("K403", f"{value!r} is not in {where}")
-    slots[slots.index(value)] = None
-
-
-def _no_options(st, site: int):
-    raise RulesetFault("K402", f"the decision {st.game.sites[site].prompt!r} has no options")
-
-
-def _not_a_player(who):
-    raise RulesetFault("K408", f"{who!r} is not a player")
-
-
-def _end(st, winners) -> int:
-    winners = list(winners)
-    for p in winners:
-        if type(p) is not int or not 0 <= p < st.n:
-            raise RulesetFault("K408", f"{p!r} is not a player")
-    st.winners = winners
-    st.pending = None
-    if st.trace is not None:
-        st.trace.append(("end", winners))
-    return END
-
-
-def _fault(code: str, message: str):
-    raise RulesetFault(code, message)
-
-
-def _copy(value):
-    return value[:] if type(value) is list else value
-
-
-RUNTIME = {
-    "_die": _die,
-    "_shuffle": _shuffle,
-    "_remove": _remove,
-    "_row_add": _row_add,
-    "_row_put": _row_put,
-    "_row_take": _row_take,
-    "_no_options": _no_options,
-    "_not_a_player": _not_a_player,
-    "_end": _end,
-    "_fault": _fault,
-    "_copy": _copy,
-    "RulesetFault": RulesetFault,
-    **HELPERS,
-}
 
 
 def _fresh(expr) -> bool:
@@ -415,7 +324,7 @@ class Compiler:
         if decl.value is None:
             return lambda st: 0
         value = self.lam(self.x(decl.value, Scope()))
-        return lambda st: _copy(value(st, []))
+        return lambda st: copy_value(value(st, []))
 
     # ------------------------------------------------------------------ statements
     def block(self, block: ast.Block, code: _Code, scope: Scope) -> None:

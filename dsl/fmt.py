@@ -9,6 +9,7 @@ means exactly what the input meant.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from dsl import ast
 from dsl.errors import KnapperError, Span, diag
@@ -130,7 +131,7 @@ def format_file(f: ast.File) -> str:
     else:
         head = f"scenarios for {string(f.name)}"
     out = (_ACTIVE.before(f.span.line, "") if _ACTIVE is not None else "") + head
-    previous = (f, head)  # the header: a declaration on the next line stays with it
+    previous: tuple[Any, str] = (f, head)  # a declaration on the header's next line stays
     for item in list(f.items) + list(f.scenarios):
         render = scenario_text if isinstance(item, ast.Scenario) else item_text
         text = _placed(item, lambda item=item, render=render: render(item), "")
