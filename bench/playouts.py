@@ -37,6 +37,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import attrs
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -52,21 +54,21 @@ DEFAULT_ROUNDS = 5
 COMPILE_REPEATS = 5
 
 
+@attrs.frozen
 class Case:
     """One benchmark game: a ruleset, a player count, its reference and default batch size."""
 
-    def __init__(self, ruleset: str, players: int, reference: ModuleType, games: int):
-        self.ruleset = ruleset
-        self.players = players
-        self.reference = reference
-        self.games = games
+    ruleset: str
+    players: int
+    reference: ModuleType
+    games: int
 
     @property
     def label(self) -> str:
         return f"{self.ruleset} {self.players}p"
 
 
-# Batch sizes give each case roughly 2-3 s per round on a 2-core laptop-class machine.
+# Batch sizes give each case 2-3 s per round on the machine in docs/performance.md.
 CASES = [
     Case("tic-tac-toe", 2, tic_tac_toe, 40_000),
     Case("connect-four", 2, connect_four, 6_000),

@@ -88,12 +88,11 @@ class State:
             # the hot path of every playout: keep it short
             if option.__class__ is list:
                 option = option[:]
-            self.stack[-1][2][pending[3]] = option
             self.pending = None
             self.decisions += 1
             if self.trace is not None:
                 self.trace.append(("decision", pending[0], pending[2], option))
-            run(self)
+            run(self, pending[3], option)
             return
         raise self._refusal(option)
 
@@ -280,13 +279,17 @@ def start(
     return state
 
 
-def run(state: State) -> None:
-    """Execute instructions until a decision is pending or the game is over."""
+def run(state: State, slot: int = -1, option: Any = None) -> None:
+    """Execute instructions until a decision is pending or the game is over.
+
+    `slot` and `option`: the decision just taken, stored in the waiting frame's locals."""
     stack = state.stack
     code_of = state.game.code
     fr = stack[-1]
-    code = code_of[fr[0]]
     L = fr[2]
+    if slot >= 0:
+        L[slot] = option
+    code = code_of[fr[0]]
     pc = fr[1]
     try:
         while True:
