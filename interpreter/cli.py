@@ -176,7 +176,8 @@ def _print_summary(summary) -> None:
     from rich.table import Table
 
     console = Console()
-    table = Table(title=f"{summary.ruleset}: {summary.games} games, {summary.players} players")
+    console.print(f"{summary.ruleset}: {summary.games} games, {summary.players} players")
+    table = Table()
     table.add_column("seat")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
