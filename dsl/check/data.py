@@ -221,7 +221,9 @@ def _check_table(table: ast.Table, program, symbols: Symbols) -> list[Diagnostic
                             hint=f"a {table.dice} gives {count} to {count * sides}",
                         )
                     )
-    if sides and not out:
+    explained = any(n.cite == table.cite for n in program.get(ast.Note)) and table.cite
+    if sides and not out and not explained:
+        # a gap the ruleset explains with an interpretation of the table's section is known
         out += _gaps(table, count, sides)
     return out
 
@@ -242,8 +244,8 @@ def _gaps(table: ast.Table, count: int, sides: int) -> list[Diagnostic]:
                 f"no row of table {table.name!r} covers the roll(s) {_ranges(missing)}",
                 table.span,
                 severity="warning",
-                hint="rolling it gives none; say what happens then (an interpretation), "
-                "or add the row",
+                hint="rolling it gives none: add the row, or declare what happens then with an "
+                "interpretation citing the table's section",
             )
         )
     for value, rows in sorted(covered.items()):
