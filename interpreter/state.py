@@ -270,7 +270,14 @@ def start(
     game: Game, n: int, rng: int, script: list[int] | None = None, run_now: bool = True
 ) -> State:
     state = State(game, n, rng)
-    state.g = [spec.init(state) for spec in game.vars]
+    for spec in game.vars:
+        try:
+            state.g.append(spec.init(state))
+        except RulesetFault as fault:
+            raise RulesetRuntimeError(diag(fault.code, fault.message, spec.span)) from None
+        except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError) as err:
+            message = f"the initial value of {spec.name!r} failed: {_explain(err)}"
+            raise RulesetRuntimeError(diag("K401", message, spec.span)) from None
     state.stack = [[game.main, 0, [None] * game.procs[game.main].nlocals]]
     if script:
         state.script = list(script)

@@ -30,12 +30,23 @@ def _constant(expr, symbols: Symbols):
         return symbols.constant(expr.name)
     if isinstance(expr, ast.ListLit):
         return [_constant(i, symbols) for i in expr.items]
-    if isinstance(expr, ast.UnaryOp) and expr.op == "-":
-        return -_constant(expr.operand, symbols)
-    if isinstance(expr, ast.BinOp) and expr.op in ("+", "-", "*", "//"):
-        a, b = _constant(expr.left, symbols), _constant(expr.right, symbols)
-        return {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0}[expr.op]
+    try:
+        if isinstance(expr, ast.UnaryOp) and expr.op == "-":
+            return -_constant(expr.operand, symbols)
+        if isinstance(expr, ast.BinOp) and expr.op in _ARITHMETIC:
+            a, b = _constant(expr.left, symbols), _constant(expr.right, symbols)
+            return _ARITHMETIC[expr.op](a, b)
+    except (TypeError, ZeroDivisionError):
+        pass  # the type checker names the mistake; here it is just not a usable constant
     raise _NotConstant(expr.span)
+
+
+_ARITHMETIC = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b,
+}
 
 
 def evaluate_constants(program, symbols: Symbols) -> list[Diagnostic]:

@@ -133,7 +133,21 @@ class TypeChecker:
                         f"field {arg.name!r} of row {row.name!r}",
                     )
 
+    def initial(self, d, value) -> None:
+        """An initial value is computed before the game starts: it may not read the state."""
+        for node in _walk(value):
+            name = node.name if isinstance(node, ast.NameRef) else None
+            if name is not None and self.sym.kind.get(name) in ("var", "zone", "pool"):
+                self.error(
+                    "K230",
+                    f"the initial value of {d.name!r} reads {name!r}, which does not exist yet "
+                    "when the game starts",
+                    node.span,
+                    hint="start from a constant and set it in `setup`",
+                )
+
     def d_Var(self, d: ast.Var):
+        self.initial(d, d.value)
         self.expect(
             self.expr(d.value, {}),
             self.type_of(d.type),
@@ -147,6 +161,7 @@ class TypeChecker:
 
     def d_Pool(self, d: ast.Pool):
         if d.value is not None:
+            self.initial(d, d.value)
             self.expect(self.expr(d.value, {}), "int", d.value.span, "a pool's count")
 
     def d_Fn(self, d: ast.Fn):
