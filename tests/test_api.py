@@ -148,3 +148,26 @@ def test_load_recompiles_when_the_file_changes(tmp_path):
     path.write_text(path.read_text().replace("First", "Second"))
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
     assert load(str(path)).title == "Second"
+
+
+def test_a_broken_invariant_is_reported_with_its_name_and_place():
+    game = compile_text(
+        """
+ruleset "leaky"
+players 2
+var tokens: int = 3
+invariant conserved §X: tokens == 3
+round max 1 {
+  let n = choose player(1) from [0, 1] as "how many to lose"
+  tokens -= n
+  end game winners []
+}
+""",
+        "leaky.knap",
+    )
+    state = new_game(game, players=2)
+    assert state.check_invariants() == []
+    state.apply(1)
+    (broken,) = state.check_invariants()
+    assert broken.code == "K601" and "conserved" in broken.message
+    assert broken.span.line == 5 and broken.cite == "X"
