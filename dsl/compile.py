@@ -22,7 +22,7 @@ from dsl.builtins import BUILTINS, STATE_NAMES
 from dsl.errors import Span
 from dsl.resolve import Program
 from dsl.symbols import Symbols
-from interpreter.game import ChooseSite, Game, NoteInfo, ProcInfo, VarSpec
+from interpreter.game import ChooseSite, Game, InvariantInfo, NoteInfo, ProcInfo, VarSpec
 from interpreter.runtime import RUNTIME, copy_value
 from interpreter.state import CALL, RET, SUSPEND
 
@@ -182,7 +182,7 @@ class Compiler:
             )
         var_specs = tuple(self._var_spec(slot, decl) for slot, decl in enumerate(sym.state_decls))
         invariants = tuple(
-            (inv.name, inv.cite, self.lam(self.x(inv.value, Scope())))
+            InvariantInfo(inv.name, inv.cite, inv.span, self.lam(self.x(inv.value, Scope())))
             for inv in self.program.get(ast.Invariant)
         )
         score_decl = self.program.one(ast.Score)

@@ -56,6 +56,14 @@ class ChooseSite:
 
 
 @attrs.frozen
+class InvariantInfo:
+    name: str
+    cite: str | None
+    span: Span
+    holds: Callable  # (state, locals) -> bool
+
+
+@attrs.frozen
 class NoteInfo:
     kind: str
     name: str
@@ -79,7 +87,7 @@ class Game:
     rows: dict[str, dict[str, Any]]
     tables: dict[str, tuple[str, ...]]
     adjacency: dict[str, tuple[str, ...]]
-    invariants: tuple[tuple[str, str | None, Callable], ...]
+    invariants: tuple[InvariantInfo, ...]
     score: Callable | None
     notes: tuple[NoteInfo, ...]
     params: dict[str, Any]

@@ -212,21 +212,14 @@ class State:
 
     def check_invariants(self) -> list[Diagnostic]:
         broken = []
-        for name, cite, check in self.game.invariants:
+        for invariant in self.game.invariants:
             try:
-                ok = check(self, [])
-            except Exception as err:  # noqa: BLE001 - reported as a finding
-                ok = False
-                name = f"{name} ({err})"
-            if not ok:
-                broken.append(
-                    diag(
-                        "K601",
-                        f"invariant {name!r} does not hold",
-                        _invariant_span(self.game, name.split(" ")[0]),
-                        cite=cite,
-                    )
-                )
+                problem = None if invariant.holds(self, []) else "does not hold"
+            except Exception as err:  # noqa: BLE001 - a failing invariant is a finding
+                problem = f"could not be evaluated ({_explain(err)})"
+            if problem is not None:
+                message = f"invariant {invariant.name!r} {problem}"
+                broken.append(diag("K601", message, invariant.span, cite=invariant.cite))
         return broken
 
     def _here(self):
@@ -235,15 +228,6 @@ class State:
             spans = self.game.procs[proc].spans
             return spans[max(0, min(pc - 1, len(spans) - 1))]
         return self.game.procs[self.game.main].span
-
-
-def _invariant_span(game: Game, name: str):
-    from dsl import ast
-
-    for decl in game.program.get(ast.Invariant):
-        if decl.name == name:
-            return decl.span
-    return game.procs[game.main].span
 
 
 def _flat(spec, keys) -> int:
