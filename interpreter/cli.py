@@ -44,29 +44,36 @@ def main() -> None:
 
 
 @main.command("list")
-def list_cmd() -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def list_cmd(as_json: bool) -> None:
     """List the bundled rulesets."""
     from rich.console import Console
     from rich.table import Table
 
-    from dsl.resolve import _bundled_index
+    from dsl.resolve import bundled_names, find_ruleset
     from interpreter.api import load
 
-    table = Table("name", "title", "players", "file")
-    root = None
-    for name, path in sorted(_bundled_index().items()):
+    rows = []
+    for name in bundled_names():
+        path = find_ruleset(name)
         try:
             game = load(name)
             lo, hi = game.players
-            table.add_row(
-                name,
-                game.title,
-                f"{lo}" if lo == hi else f"{lo}-{hi}",
-                str(path.relative_to(path.parents[1])),
-            )
+            rows.append({"name": name, "title": game.title, "players": [lo, hi], "file": str(path)})
         except KnapperError as err:
-            table.add_row(name, f"[red]does not compile ({err.code})[/red]", "", str(path))
-    del root
+            rows.append({"name": name, "error": err.code, "file": str(path)})
+    if as_json:
+        click.echo(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode())
+        return
+    table = Table("name", "title", "players", "file")
+    for row in rows:
+        if "error" in row:
+            table.add_row(
+                row["name"], f"[red]does not compile ({row['error']})[/red]", "", row["file"]
+            )
+            continue
+        lo, hi = row["players"]
+        table.add_row(row["name"], row["title"], f"{lo}" if lo == hi else f"{lo}-{hi}", row["file"])
     Console().print(table)
 
 
