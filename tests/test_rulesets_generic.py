@@ -161,3 +161,26 @@ def test_the_hidden_fixture_really_hides_something():
     assert mine[0] == state.get("hand", 0) and mine[1] == {"hidden": 2}
     assert theirs[1] == state.get("hand", 1) and theirs[0] == {"hidden": 2}
     assert state.observation(0)["vars"]["deck"] == {"hidden": len(state.get("deck"))}
+
+
+def _libraries():
+    """Every bundled library file (its first line of code starts with `library`)."""
+    from dsl.resources import rulesets_root
+
+    for path in sorted(rulesets_root().rglob("*.knap")):
+        code = [
+            line
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
+        if code and code[0].startswith("library "):
+            yield path
+
+
+@pytest.mark.parametrize("path", list(_libraries()), ids=lambda p: p.name)
+def test_every_bundled_library_checks_cleanly(path):
+    from dsl.pipeline import load_program
+
+    program, diagnostics, sources = load_program(path.read_text(encoding="utf-8"), str(path))
+    errors = [d.render(sources) for d in diagnostics if d.severity == "error"]
+    assert program is not None and not errors, "\n".join(errors)
