@@ -44,6 +44,7 @@ class Program:
 class _Loader:
     sources: dict[str, str] = attrs.Factory(dict)
     diagnostics: list[Diagnostic] = attrs.Factory(list)
+    imported: set[str] = attrs.Factory(set)  # libraries already merged, by resolved path
 
     def read(self, path: Path, span: Span | None) -> ast.File | None:
         key = str(path)
@@ -111,7 +112,7 @@ def _resolve_file(
     touched: dict[str, Span] = {}  # what this file's overlays changed, and where
     for item in file.items:
         if isinstance(item, ast.Import):
-            _import(item, path, loader, decls, origin, chain + (str(path),))
+            _import(item, path, loader, decls, origin, chain + (str(path.resolve()),))
         elif isinstance(item, OVERLAYS):
             if own_kind == "base":
                 loader.diagnostics.append(
@@ -192,9 +193,13 @@ def _import(item: ast.Import, path: Path, loader: _Loader, decls, origin, chain)
             )
         )
         return
-    if str(target) in chain:
+    key = str(target.resolve())
+    if key in chain:
         loader.diagnostics.append(diag("K103", f"import cycle through {item.path!r}", item.span))
         return
+    if key in loader.imported:
+        return  # a library imported twice (by two libraries, say) is merged once
+    loader.imported.add(key)
     file = loader.read(target, item.span)
     if file is None:
         return
@@ -207,7 +212,7 @@ def _import(item: ast.Import, path: Path, loader: _Loader, decls, origin, chain)
         return
     for sub in file.items:
         if isinstance(sub, ast.Import):
-            _import(sub, target, loader, decls, origin, chain + (str(target),))
+            _import(sub, target, loader, decls, origin, chain + (key,))
         elif isinstance(sub, OVERLAYS):
             loader.diagnostics.append(
                 diag("K112", "overlays belong in a variant file, not in a library", sub.span)

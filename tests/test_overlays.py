@@ -122,3 +122,26 @@ def test_interpretations_can_be_removed_and_replaced(tmp_path):
     text = 'variant "v" extends "base.knap"\nreplace interpretation reading §Y "another way"\n'
     program, diagnostics, _ = load_program(text, str(tmp_path / "v.knap"))
     assert not diagnostics and program.decls["interpretation:reading"].text == "another way"
+
+
+def test_a_library_imported_twice_is_merged_once(tmp_path):
+    (tmp_path / "colours.knap").write_text('library "colours"\nenum colour { red, blue }\n')
+    (tmp_path / "a.knap").write_text(
+        'library "a"\nimport "colours.knap"\nparam first: colour = red\n'
+    )
+    (tmp_path / "b.knap").write_text(
+        'library "b"\nimport "colours.knap"\nparam last: colour = blue\n'
+    )
+    text = (
+        'ruleset "both"\nimport "a.knap"\nimport "b.knap"\nplayers 1\n'
+        "round max 1 { end game winners [] }\n"
+    )
+    program, diagnostics, _ = load_program(text, str(tmp_path / "both.knap"))
+    assert not diagnostics and {"colour", "first", "last"} <= set(program.decls)
+
+
+def test_an_import_cycle_is_reported(tmp_path):
+    (tmp_path / "a.knap").write_text('library "a"\nimport "b.knap"\n')
+    (tmp_path / "b.knap").write_text('library "b"\nimport "a.knap"\n')
+    text = 'ruleset "c"\nimport "a.knap"\nplayers 1\nround max 1 { end game winners [] }\n'
+    assert "K103" in [d.code for d in load_program(text, str(tmp_path / "c.knap"))[1]]
