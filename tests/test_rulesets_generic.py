@@ -184,3 +184,16 @@ def test_every_bundled_library_checks_cleanly(path):
     program, diagnostics, sources = load_program(path.read_text(encoding="utf-8"), str(path))
     errors = [d.render(sources) for d in diagnostics if d.severity == "error"]
     assert program is not None and not errors, "\n".join(errors)
+
+
+@pytest.mark.parametrize("path", list(_libraries()), ids=lambda p: p.name)
+def test_every_bundled_librarys_invariants_hold(path, tmp_path):
+    from dsl.pipeline import compile_text
+
+    wrapper = tmp_path / "wrapper.knap"
+    wrapper.write_text(
+        f'ruleset "wrapper"\nimport "{path}"\nplayers 1\nround max 1 {{ end game winners [] }}\n'
+    )
+    state = new_game(compile_text(wrapper.read_text(), str(wrapper)), players=1)
+    broken = state.check_invariants()
+    assert not broken, "\n".join(d.render() for d in broken)
