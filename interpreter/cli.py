@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import orjson
@@ -53,7 +54,7 @@ def list_cmd(as_json: bool) -> None:
     from dsl.resolve import bundled_names, find_ruleset
     from interpreter.api import load
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in bundled_names():
         path = find_ruleset(name)
         try:
