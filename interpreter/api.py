@@ -1,6 +1,6 @@
 """The small public API for front-ends: load a ruleset, start a game.
 
-game = load("cro-magnon")          # a bundled name or a path; compiled once, reusable
+game = load("pig")                 # a bundled name or a path; compiled once, reusable
 state = new_game(game, players=3, seed=7)
 """
 

@@ -1,6 +1,6 @@
 """Versioned JSON save files for states, through cattrs and orjson.
 
-    {"schema_version": 1, "ruleset": "cro-magnon", "fingerprint": "...", "state": {...}}
+    {"schema_version": 1, "ruleset": "pig", "fingerprint": "...", "state": {...}}
 
 The fingerprint ties a save to the exact ruleset text it was made with, because the engine's
 position (procedure, instruction) is only meaningful for that text. Every problem with a file

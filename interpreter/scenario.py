@@ -1,14 +1,13 @@
 """Scenarios: a ruleset started from an explicit position, with scripted dice and decisions,
 and expected facts about the result. This is how a rulebook's worked examples become tests.
 
-    scenarios for "cro-magnon"
-    scenario "growth with 6 territories" §"GROWTH PHASE" {
+    scenarios for "pig"
+    scenario "a one loses the turn total" §rules {
       players 2
-      position { bands[player(1), iberia] = 1 ... }   # replaces the ruleset's setup
-      run growth(player(1))                            # instead of the rounds: one call
-      dice 1, 2, 3, 4, 5, 6
-      choices "done"
-      expect len(dice) == 6 as "4 dice plus 1 per 3 territories"
+      position { banked[player(1)] = 50 }     # replaces the ruleset's setup
+      dice 6, 1                               # scripted dice, used before the generator
+      choices "roll", "roll"                  # scripted decisions, in order
+      expect banked[player(1)] == 50 as "nothing is banked"
     }
 
 A scenario is compiled as an overlay of its ruleset: `position` replaces `setup`, `run`
