@@ -250,13 +250,33 @@ def decl(d) -> str:
         case ast.Invariant():
             return f"invariant {d.name}{cite(d.cite)}: {expr(d.value)}"
         case ast.Note():
-            return f"{d.kind} {d.name}{cite(d.cite)} {string(d.text)}"
+            head = f"{d.kind} {d.name}{cite(d.cite)}"
+            if len(f"{head} {string(d.text)}") <= WIDTH:
+                return f"{head} {string(d.text)}"
+            # a long note is written as several strings, one per line; they read as one text
+            return head + "".join(f"\n{INDENT}{string(part)}" for part in _split_text(d.text))
     raise TypeError(f"cannot format {d!r}")
 
 
 def _line(node, render) -> str:
     """One indented line inside a braced declaration (a row, a map node or edge)."""
     return "\n" + _placed(node, lambda: INDENT + render(), INDENT)
+
+
+def _split_text(text: str, width: int = WIDTH - len(INDENT) - 2) -> list[str]:
+    """Pieces of `text`, each cut just after a space and short enough for a line; joined
+    they give back `text` exactly."""
+    parts = []
+    while len(text) > width:
+        cut = text.rfind(" ", 1, width)
+        if cut <= 0:
+            cut = text.find(" ", width)  # one long word: cut after it
+        if cut <= 0:
+            break
+        parts.append(text[: cut + 1])
+        text = text[cut + 1 :]
+    parts.append(text)
+    return parts
 
 
 def _braced(head: str, items: list[str]) -> str:

@@ -287,9 +287,8 @@ class _Builder(Transformer):
         return str(ch[0])
 
     def note_decl(self, meta, ch):
-        return ast.Note(
-            ch[0], str(ch[1]), _unquote(ch[-1]), _pick(ch, _Cite), span=self._span(meta)
-        )
+        text = "".join(_unquote(c) for c in ch[2:] if isinstance(c, Token) and c.type == "STRING")
+        return ast.Note(ch[0], str(ch[1]), text, _pick(ch, _Cite), span=self._span(meta))
 
     def type_name(self, meta, ch):
         return ast.TypeName(str(ch[0]), span=self._span(meta))

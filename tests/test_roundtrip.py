@@ -244,3 +244,12 @@ def test_formatting_bundled_files_keeps_comments_and_is_stable():
 def test_grammar_builds_in_strict_lalr_mode():
     parser = lark.Lark(grammar_text(), parser="lalr", strict=True)
     assert parser.parse('ruleset "x" players 2')
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.lists(st.text(alphabet="abc,.", min_size=1, max_size=20), max_size=40).map(" ".join))
+def test_long_notes_are_written_as_several_strings_and_read_back_whole(text):
+    tree = ast.File("ruleset", "n", None, None, (ast.Note("interpretation", "n", text, "X"),))
+    formatted = format_file(tree)
+    assert parse(formatted) == tree
+    assert all(len(line) <= 100 for line in formatted.splitlines())
