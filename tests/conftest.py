@@ -14,7 +14,9 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 RULESETS = bundled_names()
 # test-only rulesets that exercise what no bundled game does yet (hidden hands, owner views)
 FIXTURE_RULESETS = sorted(str(p) for p in FIXTURES.glob("*.knap"))
-ALL_RULESETS = RULESETS + FIXTURE_RULESETS
+# harnesses that play parts of a ruleset still being assembled (setup and one phase)
+HARNESSES = sorted(str(p) for p in (FIXTURES.parent / "neanderthal").glob("*-harness.knap"))
+ALL_RULESETS = RULESETS + FIXTURE_RULESETS + HARNESSES
 
 
 @pytest.fixture(scope="session")

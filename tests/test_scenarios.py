@@ -9,9 +9,11 @@ import pytest
 from conftest import ROOT
 from interpreter.scenario import run_file
 
-SCENARIO_FILES = sorted((ROOT / "rulesets").rglob("*.scenario")) + sorted(
-    (ROOT / "docs").rglob("*.scenario")
-)
+SCENARIO_FILES = [
+    path
+    for folder in ("rulesets", "docs", "tests/neanderthal")
+    for path in sorted((ROOT / folder).rglob("*.scenario"))
+]
 
 
 def _cases():
