@@ -36,7 +36,7 @@ def _show_position(state, seat: int) -> None:
         entries = []
         for i, entry in enumerate(value):
             keys = spec.keys_of(i)
-            if entry in (0, None, [], False, "empty") or (by_player and keys[0] >= state.n):
+            if entry in (0, None, [], False, "empty", "") or (by_player and keys[0] >= state.n):
                 continue
             shown = [f"P{k + 1}" if n == 0 and by_player else str(k) for n, k in enumerate(keys)]
             entries.append(f"[{', '.join(shown)}]={state.game.describe(entry)}")
