@@ -215,6 +215,7 @@ class Compiler:
             notes=notes,
             params=dict(sym.params),
             fingerprint=fingerprint(self.program),
+            functions={fn.name: self.env[f"_F_{fn.name}"] for fn in self.program.get(ast.Fn)},
             program=self.program,
         )
 

@@ -92,6 +92,7 @@ class Game:
     notes: tuple[NoteInfo, ...]
     params: dict[str, Any]
     fingerprint: str
+    functions: dict[str, Callable]  # derived values (`fn`) by name: (state, *args) -> value
     program: Any = attrs.field(eq=False, repr=False)  # the resolved program, for tools
 
     def var(self, name: str) -> VarSpec:

@@ -12,7 +12,14 @@ from typing import Any
 
 import attrs
 
-from dsl.errors import Diagnostic, IllegalMove, KnapperError, RulesetRuntimeError, diag
+from dsl.errors import (
+    Diagnostic,
+    IllegalMove,
+    KnapperError,
+    RulesetRuntimeError,
+    Span,
+    diag,
+)
 from interpreter.game import Game
 
 CALL, RET, SUSPEND, END = -1, -2, -3, -4
@@ -194,6 +201,22 @@ class State:
             "rounds": self.rounds,
         }
 
+    def call(self, name: str, *args) -> Any:
+        """A derived value (`fn`) of the ruleset evaluated on this state, e.g.
+        `state.call("skill", 0, "tools")` (players are seat indices from 0)."""
+        try:
+            function = self.game.functions[name]
+        except KeyError:
+            raise KnapperError(
+                diag(
+                    "K504",
+                    f"{self.game.name} has no derived value named {name!r}",
+                    Span(self.game.name, 0, 0, 0, 0),
+                    hint=_close(name, list(self.game.functions)),
+                )
+            ) from None
+        return function(self, *args)
+
     def get(self, name: str, *keys) -> Any:
         """A variable's value, by name and keys (for tools, tests and front-ends)."""
         spec = self.game.var(name)
@@ -228,6 +251,13 @@ class State:
             spans = self.game.procs[proc].spans
             return spans[max(0, min(pc - 1, len(spans) - 1))]
         return self.game.procs[self.game.main].span
+
+
+def _close(name: str, candidates: list[str]) -> str | None:
+    import difflib
+
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None
 
 
 def _flat(spec, keys) -> int:

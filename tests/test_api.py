@@ -171,3 +171,15 @@ round max 1 {
     (broken,) = state.check_invariants()
     assert broken.code == "K601" and "conserved" in broken.message
     assert broken.span.line == 5 and broken.cite == "X"
+
+
+def test_derived_values_can_be_evaluated_by_front_ends():
+    state = new_game(load("tic-tac-toe"), players=2, seed=0)
+    assert state.call("wins", "x") is False
+    for cell in (0, 3, 1, 4):
+        state.apply(cell)
+    state.apply(2)  # x completes the top row
+    assert state.call("wins", "x") is True
+    with pytest.raises(KnapperError) as err:
+        state.call("win")
+    assert err.value.code == "K504" and "did you mean 'wins'" in err.value.render()
