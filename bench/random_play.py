@@ -76,9 +76,7 @@ SLOTS = range(6)
 
 # ================================================================ reading a Neanderthal state
 #
-# The state model's derived values (sexuality_of, europe_frozen, ...) are `fn`s. The public
-# API has no way to evaluate a fn on a state, so the few this report needs are recomputed
-# here from variables (`State.get`) and card data (`Game.rows`), following state.knap.
+# The state model's derived values (`fn`s of state.knap) are evaluated with `State.call`.
 
 
 def is_neanderthal(game: Game) -> bool:
@@ -86,27 +84,19 @@ def is_neanderthal(game: Game) -> bool:
 
 
 def sexuality_of(game: Game, state: State, p: int) -> str | None:
-    """state.knap's sexuality_of(p): the sexuality on the shown face of p's sexuality card."""
-    held = state.get("sexuality_held", p)
-    if not held:
-        return None
-    card = game.rows[held[0]]
-    face = card["face_down"] if state.get("sexuality_reversed", p) else card["face_up"]
-    return game.rows[face]["sexuality"]
+    return state.call("sexuality_of", p)
 
 
 def europe_frozen(state: State) -> bool:
-    """state.knap's europe_frozen(): no huntable (face-up) card left in either row."""
-    return all(b is None for r in REGIONS for b in state.get("biome_row", r))
+    return state.call("europe_frozen")
 
 
 def ice_count(state: State) -> int:
-    return sum(bool(state.get("ice", r, i)) for r in REGIONS for i in SLOTS)
+    return sum(state.call("ice_count", r) for r in REGIONS)
 
 
 def portal_count(game: Game, state: State, p: int) -> int:
-    """state.knap's portal_count(p): portal disks on p's brain map."""
-    return sum(bool(state.get("portal", p, q)) for q in game.tables["brain_portals"])
+    return state.call("portal_count", p)
 
 
 def species_name(game: Game, colour: str, placard: str | None) -> str:
