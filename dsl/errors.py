@@ -162,5 +162,15 @@ def read_source(path: Path | str, span: Span | None = None) -> str:
     )
 
 
+def did_you_mean(name: str, candidates) -> str | None:
+    """A hint naming the closest candidate, if any is close enough. Hidden helper names
+    (`$...`) are never suggested; note keys (`interpretation:x`) are shown as written."""
+    import difflib
+
+    shown = [c for c in candidates if not str(c).startswith("$")]
+    close = difflib.get_close_matches(name, shown, n=1, cutoff=0.6)
+    return f"did you mean {close[0].replace(':', ' ')!r}?" if close else None
+
+
 def diag(code: str, message: str, span: Span, **kw) -> Diagnostic:
     return Diagnostic(code=code, message=message, span=span, **kw)

@@ -14,7 +14,7 @@ from pathlib import Path
 import attrs
 
 from dsl import ast
-from dsl.errors import Diagnostic, KnapperError, Note, Span, diag, read_source
+from dsl.errors import Diagnostic, KnapperError, Note, Span, diag, did_you_mean, read_source
 from dsl.parse import parse
 from dsl.resources import rulesets_root
 
@@ -96,7 +96,7 @@ def _resolve_file(
                     "K104",
                     f"the base ruleset {file.extends!r} {problem}",
                     file.span,
-                    hint=_suggest(file.extends or "", bundled_names()) or "run `knapper list`",
+                    hint=did_you_mean(file.extends or "", bundled_names()) or "run `knapper list`",
                 )
             )
             return None
@@ -307,16 +307,11 @@ def _kind(decl) -> str:
 def _unknown(code: str, what: str, name: str, span: Span, candidates: list[str]) -> Diagnostic:
     verb = "remove" if code == "K108" else "change"
     return diag(
-        code, f"there is no {what} named {name!r} to {verb}", span, hint=_suggest(name, candidates)
+        code,
+        f"there is no {what} named {name!r} to {verb}",
+        span,
+        hint=did_you_mean(name, candidates),
     )
-
-
-def _suggest(name: str, candidates) -> str | None:
-    import difflib
-
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    # notes are keyed "interpretation:x" but written `interpretation x`
-    return f"did you mean {close[0].replace(':', ' ')!r}?" if close else None
 
 
 # ------------------------------------------------------------------ bundled rulesets
@@ -368,4 +363,4 @@ def _shown(path: Path) -> Path:
 
 
 def suggest_ruleset(name: str) -> str | None:
-    return _suggest(name, bundled_names())
+    return did_you_mean(name, bundled_names())

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from dsl import ast
-from dsl.errors import Diagnostic, Note, diag
+from dsl.errors import Diagnostic, Note, diag, did_you_mean
 
 
 class Symbols:
@@ -93,7 +93,7 @@ class Symbols:
                                             "K212",
                                             f"{a!r} is not a node of map {decl.name!r}",
                                             item.span,
-                                            hint=_close(a, nodes),
+                                            hint=did_you_mean(a, nodes),
                                         )
                                     )
                                     break
@@ -173,7 +173,7 @@ class Symbols:
         for row in table.rows:
             if row.lo is None:
                 continue
-            lo, hi = _face(row.lo, sides), _face(row.hi, sides)
+            lo, hi = face(row.lo, sides), face(row.hi, sides)
             for value in range(lo, hi + 1):
                 if 0 <= value < len(lookup):
                     lookup[value] = row.name
@@ -184,17 +184,6 @@ def _a(word: str) -> str:
     return ("an " if word[0] in "aeiou" else "a ") + word
 
 
-def _face(value: int, sides: int) -> int:
+def face(value: int, sides: int) -> int:
     """A table's `0`/`00` stands for the die's highest face (d10 `0` = 10, d100 `00` = 100)."""
     return sides if value == 0 and sides in (10, 100) else value
-
-
-def _close(name, candidates):
-    import difflib
-
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else None
-
-
-def face(value: int, sides: int) -> int:
-    return _face(value, sides)

@@ -19,6 +19,7 @@ from dsl.errors import (
     RulesetRuntimeError,
     Span,
     diag,
+    did_you_mean,
 )
 from interpreter.game import Game
 
@@ -212,7 +213,7 @@ class State:
                     "K504",
                     f"{self.game.name} has no derived value named {name!r}",
                     Span(self.game.name, 0, 0, 0, 0),
-                    hint=_close(name, list(self.game.functions)),
+                    hint=did_you_mean(name, list(self.game.functions)),
                 )
             ) from None
         return function(self, *args)
@@ -251,13 +252,6 @@ class State:
             spans = self.game.procs[proc].spans
             return spans[max(0, min(pc - 1, len(spans) - 1))]
         return self.game.procs[self.game.main].span
-
-
-def _close(name: str, candidates: list[str]) -> str | None:
-    import difflib
-
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else None
 
 
 def _flat(spec, keys) -> int:

@@ -7,7 +7,7 @@ any that are not constant.
 from __future__ import annotations
 
 from dsl import ast
-from dsl.errors import Diagnostic, Span, diag
+from dsl.errors import Diagnostic, Span, diag, did_you_mean
 from dsl.symbols import Symbols, face
 
 BASIC_TYPES = {"int", "bool", "text", "player"}
@@ -128,7 +128,7 @@ def check_data(program, symbols: Symbols) -> list[Diagnostic]:
                         f"{key.name!r} cannot be a key: a key is `player`, an enum, "
                         "a map, a table or a range like 0..2",
                         key.span,
-                        hint=_close(
+                        hint=did_you_mean(
                             key.name,
                             [n for n, k in symbols.kind.items() if k in ("enum", "map", "table")],
                         ),
@@ -173,7 +173,7 @@ def _check_table(table: ast.Table, program, symbols: Symbols) -> list[Diagnostic
                 "K202",
                 f"unknown record type {table.record!r} for table {table.name!r}",
                 table.span,
-                hint=_close(table.record, [d.name for d in program.get(ast.Record)]),
+                hint=did_you_mean(table.record, [d.name for d in program.get(ast.Record)]),
             )
         )
         return out
@@ -197,7 +197,7 @@ def _check_table(table: ast.Table, program, symbols: Symbols) -> list[Diagnostic
                         "K205",
                         f"{record.name!r} has no field {arg.name!r}",
                         arg.span,
-                        hint=_close(arg.name, fields),
+                        hint=did_you_mean(arg.name, fields),
                     )
                 )
         if not table.dice and row.lo is not None:
@@ -292,10 +292,3 @@ def _header(program) -> Span:
 
 def _key_text(key) -> str:
     return key.name if isinstance(key, ast.KeyName) else f"{key.lo}..{key.hi}"
-
-
-def _close(name, candidates):
-    import difflib
-
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else None

@@ -7,13 +7,12 @@ fit everything, so the checker only reports what is certainly wrong.
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from dsl import ast
 from dsl.builtins import BUILTINS, STATE_TYPES
 from dsl.check.data import known_type
-from dsl.errors import Diagnostic, Note, diag
+from dsl.errors import Diagnostic, Note, diag, did_you_mean
 from dsl.symbols import Symbols
 
 ANY = "any"
@@ -55,7 +54,7 @@ class TypeChecker:
                 "K202",
                 f"unknown type {t.name!r}",
                 t.span,
-                hint=_close(
+                hint=did_you_mean(
                     t.name,
                     ["int", "bool", "text", "player"]
                     + [
@@ -368,7 +367,7 @@ class TypeChecker:
 
     def unknown(self, name, span, scope):
         candidates = list(scope) + list(self.sym.kind) + list(BUILTINS) + list(STATE_TYPES)
-        self.error("K201", f"unknown name {name!r}", span, hint=_close(name, candidates))
+        self.error("K201", f"unknown name {name!r}", span, hint=did_you_mean(name, candidates))
 
     def call(self, c, scope, statement: bool):
         kind = self.sym.kind.get(c.name)
@@ -391,7 +390,7 @@ class TypeChecker:
                 "K201",
                 f"unknown procedure {c.name!r}",
                 c.span,
-                hint=_close(
+                hint=did_you_mean(
                     c.name, [n for n, k in self.sym.kind.items() if k in ("proc", "phase", "step")]
                 ),
             )
@@ -414,7 +413,7 @@ class TypeChecker:
                 "K201",
                 f"unknown function {c.name!r}",
                 c.span,
-                hint=_close(
+                hint=did_you_mean(
                     c.name, list(BUILTINS) + [n for n, k in self.sym.kind.items() if k == "fn"]
                 ),
             )
@@ -535,7 +534,7 @@ class TypeChecker:
                         hint=(
                             f"for dice write the count too, as in `roll 1{table}`"
                             if re.fullmatch(r"d[0-9]+", table)
-                            else _close(table, self.names_of("table"))
+                            else did_you_mean(table, self.names_of("table"))
                         ),
                     )
                     return ANY
@@ -592,7 +591,7 @@ class TypeChecker:
             "K205",
             f"{record.name!r} has no field {name!r}",
             span,
-            hint=_close(name, [f.name for f in record.fields] + ["id", "title"]),
+            hint=did_you_mean(name, [f.name for f in record.fields] + ["id", "title"]),
         )
         return ANY
 
@@ -648,13 +647,6 @@ def _walk(node):
         value = getattr(node, field.name)
         if isinstance(value, (tuple, list)) or hasattr(value, "__attrs_attrs__"):
             yield from _walk(value)
-
-
-def _close(name, candidates):
-    close = difflib.get_close_matches(
-        name, [c for c in candidates if not c.startswith("$")], n=1, cutoff=0.6
-    )
-    return f"did you mean {close[0]!r}?" if close else None
 
 
 def check_types(program, symbols: Symbols) -> list[Diagnostic]:
