@@ -246,6 +246,9 @@ class Choose:
     prompt: str | None
     cite: str | None
     span: Span = _span()
+    # `ask`: put to the player even when only one option is left, so that being asked
+    # (or not) tells nobody how many options there were.
+    always: bool = False
 
 
 @attrs.frozen

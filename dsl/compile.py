@@ -466,10 +466,14 @@ class Compiler:
         code.emit(
             f"o = {options}\n"
             + ("" if _fresh(s.options) else "if o.__class__ is not list: o = list(o)\n")
-            + f"if len(o) < 2:\n"
-            f"    if not o: _no_options(st, {site})\n"
-            f"    L[{slot}] = o[0]\n    return \x00next\x00\n"
-            f"who = {player}\n"
+            + (
+                f"if not o: _no_options(st, {site})\n"
+                if s.always
+                else f"if len(o) < 2:\n"
+                f"    if not o: _no_options(st, {site})\n"
+                f"    L[{slot}] = o[0]\n    return \x00next\x00\n"
+            )
+            + f"who = {player}\n"
             f"if who.__class__ is not int or not 0 <= who < st.n: _not_a_player(who)\n"
             f"st.pending = (who, o, {site}, {slot})\nreturn {SUSPEND}",
             s.span,

@@ -383,7 +383,8 @@ def stmt(s, depth: int) -> str:
         case ast.Choose():
             prompt = f" as {string(s.prompt)}" if s.prompt is not None else ""
             chooser, options = expr(s.player), expr(s.options)
-            return f"let {s.name} = choose {chooser} from {options}{prompt}{cite(s.cite)}"
+            verb = "ask" if s.always else "choose"
+            return f"let {s.name} = {verb} {chooser} from {options}{prompt}{cite(s.cite)}"
         case ast.CallStmt():
             return f"{s.name}({args(s.args)}){cite(s.cite)}"
         case ast.AddTo():

@@ -359,11 +359,20 @@ class _Builder(Transformer):
         bound = int(ch[1]) if ch[1] is not None else None
         return ast.While(ch[0], bound, ch[2], span=self._span(meta))
 
-    def choose_stmt(self, meta, ch):
+    def choose_stmt(self, meta, ch, always=False):
         prompt = _unquote(ch[3]) if ch[3] is not None else None
         return ast.Choose(
-            str(ch[0]), ch[1], ch[2], prompt, _pick(ch[4:], _Cite), span=self._span(meta)
+            str(ch[0]),
+            ch[1],
+            ch[2],
+            prompt,
+            _pick(ch[4:], _Cite),
+            span=self._span(meta),
+            always=always,
         )
+
+    def ask_stmt(self, meta, ch):
+        return self.choose_stmt(meta, ch, always=True)
 
     def call_stmt(self, meta, ch):
         return ast.CallStmt(

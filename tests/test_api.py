@@ -129,6 +129,27 @@ round max 1 {
     assert state.is_over() and state.get("picked") == 7 and state.decisions == 0
 
 
+def test_ask_puts_a_single_option_to_the_player():
+    game = compile_text(
+        """
+ruleset "one"
+players 2
+var picked: int = 0
+round max 1 {
+  let x = ask player(2) from [7] as "asked anyway"
+  picked = x
+  end game winners []
+}
+""",
+        "one.knap",
+    )
+    state = new_game(game, players=2)
+    decision = state.decision()
+    assert decision.player == 1 and decision.options == (7,) and decision.prompt == "asked anyway"
+    state.apply(7)
+    assert state.is_over() and state.get("picked") == 7 and state.decisions == 1
+
+
 def test_outcome_reports_winners_and_scores():
     state = new_game(load("pig"), players=3, seed=2)
     while not state.is_over():

@@ -74,7 +74,7 @@ def _statements(inner_block):
         st.builds(ast.For, NAMES, exprs, inner_block),
         st.builds(ast.Repeat, exprs, inner_block),
         st.builds(ast.While, exprs, st.none() | INTS, inner_block),
-        st.builds(ast.Choose, NAMES, exprs, exprs, st.none() | TEXT, CITES),
+        st.builds(ast.Choose, NAMES, exprs, exprs, st.none() | TEXT, CITES, always=st.booleans()),
         st.builds(ast.CallStmt, NAMES, st.lists(exprs, max_size=2).map(tuple), CITES),
         st.builds(ast.AddTo, exprs, targets),
         st.builds(ast.RemoveFrom, exprs, targets),
