@@ -553,11 +553,13 @@ class Invariant:
 
 @attrs.frozen
 class Note:
-    kind: str  # interpretation | deviation
+    kind: str  # interpretation | deviation | contradiction
     name: str
     text: str
     cite: str | None
     span: Span = _span()
+    # further sections the note cites (a contradiction names every place that disagrees)
+    also: tuple[str, ...] = ()
 
 
 Decl = Union[

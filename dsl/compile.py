@@ -190,7 +190,8 @@ class Compiler:
         if score_decl is not None:
             score = self.lam(self.x(score_decl.value, Scope((score_decl.param,))))
         notes = tuple(
-            NoteInfo(n.kind, n.name, n.text, n.cite, n.span) for n in self.program.get(ast.Note)
+            NoteInfo(n.kind, n.name, n.text, n.cite, n.span, n.also)
+            for n in self.program.get(ast.Note)
         )
         players = self.program.one(ast.Players)
         bound = self.program.one(ast.Bound)

@@ -250,7 +250,7 @@ def decl(d) -> str:
         case ast.Invariant():
             return f"invariant {d.name}{cite(d.cite)}: {expr(d.value)}"
         case ast.Note():
-            head = f"{d.kind} {d.name}{cite(d.cite)}"
+            head = f"{d.kind} {d.name}{cite(d.cite)}" + "".join(cite(c) for c in d.also)
             if len(f"{head} {string(d.text)}") <= WIDTH:
                 return f"{head} {string(d.text)}"
             # a long note is written as several strings, one per line; they read as one text

@@ -288,7 +288,15 @@ class _Builder(Transformer):
 
     def note_decl(self, meta, ch):
         text = "".join(_unquote(c) for c in ch[2:] if isinstance(c, Token) and c.type == "STRING")
-        return ast.Note(ch[0], str(ch[1]), text, _pick(ch, _Cite), span=self._span(meta))
+        cites = [c for c in ch[2:] if isinstance(c, _Cite)]
+        return ast.Note(
+            ch[0],
+            str(ch[1]),
+            text,
+            cites[0] if cites else None,
+            span=self._span(meta),
+            also=tuple(cites[1:]),
+        )
 
     def type_name(self, meta, ch):
         return ast.TypeName(str(ch[0]), span=self._span(meta))

@@ -65,11 +65,12 @@ class InvariantInfo:
 
 @attrs.frozen
 class NoteInfo:
-    kind: str
+    kind: str  # interpretation | deviation | contradiction
     name: str
     text: str
     cite: str | None
     span: Span
+    also: tuple[str, ...] = ()  # further sections cited
 
 
 @attrs.frozen

@@ -175,7 +175,14 @@ declarations = st.one_of(
     st.builds(ast.Round, INTS, blocks, CITES),
     st.builds(ast.Score, NAMES, exprs, CITES),
     st.builds(ast.Invariant, NAMES, exprs, CITES),
-    st.builds(ast.Note, st.sampled_from(["interpretation", "deviation"]), NAMES, TEXT, CITES),
+    st.builds(
+        ast.Note,
+        st.sampled_from(["interpretation", "deviation", "contradiction"]),
+        NAMES,
+        TEXT,
+        CITES,
+        also=st.lists(CITES.filter(lambda c: c is not None), max_size=2).map(tuple),
+    ).filter(lambda n: n.cite is not None or not n.also),
 )
 
 overlays = st.one_of(

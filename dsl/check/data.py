@@ -82,6 +82,7 @@ def known_type(name: str, symbols: Symbols) -> bool:
 
 def check_data(program, symbols: Symbols) -> list[Diagnostic]:
     out: list[Diagnostic] = []
+    out.extend(_contradictions(program))
     if program.kind == "library":
         pass  # a library lends declarations to rulesets; it need not be playable alone
     elif program.one(ast.Players) is None:
@@ -271,6 +272,26 @@ def _gaps(table: ast.Table, count: int, sides: int) -> list[Diagnostic]:
                 )
             )
             break
+    return out
+
+
+def _contradictions(program) -> list[Diagnostic]:
+    """Every place where the ruleset says its source contradicts itself (K242)."""
+    out = []
+    for note in program.get(ast.Note):
+        if note.kind != "contradiction":
+            continue
+        places = [c for c in (note.cite, *note.also) if c is not None]
+        where = ", ".join(f"§{c}" for c in places) or "the source"
+        out.append(
+            diag(
+                "K242",
+                f"the source contradicts itself ({where}): {note.name}",
+                note.span,
+                severity="warning",
+                hint="the note says which reading the ruleset plays; a variant can pick another",
+            )
+        )
     return out
 
 
