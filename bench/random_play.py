@@ -13,10 +13,10 @@ so any game in the report can be replayed with
 processes with joblib; each game depends on its seed only, not on how games are split.
 
 Every game gets the generic section (wins per seat, shared wins, decisions and rounds per
-game). A Neanderthal ruleset or variant (one with the state model of
-rulesets/neanderthal/state.knap) also gets: wins by species and by sexuality, the final VP
-and winning margins, turns per game, how often a species goes tribal, how often Europe ices
-over, and why the game ended.
+game). An Aurignac ruleset also gets the section of bench/aurignac_report.py. A Neanderthal
+ruleset or variant (one with the state model of rulesets/neanderthal/state.knap) also gets:
+wins by species and by sexuality, the final VP and winning margins, turns per game, how
+often a species goes tribal, how often Europe ices over, and why the game ended.
 
     python bench/random_play.py                      # 1000 games each of neanderthal (3p)
                                                      # and neanderthal-2p
@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import aurignac_report  # noqa: E402
 from bench.playouts import environment, source_digest  # noqa: E402
 from dsl.errors import KnapperError  # noqa: E402
 from interpreter.api import load, new_game  # noqa: E402
@@ -119,10 +120,16 @@ def play_one(game: Game, players: int, seed: int, neanderthal: bool) -> dict[str
     state = new_game(game, players=players, seed=seed)
     rng = random.Random(seed)
     chosen: list[str | None] | None = None  # sexualities when the first turn starts
+    aurignac = aurignac_report.is_aurignac(game)
+    season_decisions: list[int] = []  # Aurignac: decisions taken in each season
     try:
         while state.pending is not None:
             if neanderthal and chosen is None and state.get("turn") >= 1:
                 chosen = [sexuality_of(game, state, p) for p in range(players)]
+            if aurignac and state.get("season") >= 1:
+                while len(season_decisions) < state.get("season"):
+                    season_decisions.append(0)
+                season_decisions[-1] += 1
             state.apply(rng.choice(state.pending[1]))
     except KnapperError as err:
         return {
@@ -157,6 +164,8 @@ def play_one(game: Game, players: int, seed: int, neanderthal: bool) -> dict[str
             europe_frozen=europe_frozen(state),
             event_deck_empty=len(state.get("event_deck")) == 0,
         )
+    if aurignac:
+        record["aurignac"] = aurignac_report.record(state, players, season_decisions)
     return record
 
 
@@ -323,6 +332,9 @@ def summarise(name: str, players: int, records, seconds: float, neanderthal: boo
     }
     if neanderthal:
         result["neanderthal"] = neanderthal_summary(records, players)
+    done = [r | r["aurignac"] for r in records if "aurignac" in r and "error" not in r]
+    if done:
+        result["aurignac"] = aurignac_report.summary(done)
     return result
 
 
@@ -380,6 +392,8 @@ def print_report(report: dict[str, Any]) -> None:
         if nea is not None:
             table.add_row(*_spread_row("turns", nea["turns"]))
         console.print(table)
+        if "aurignac" in res:
+            aurignac_report.print_section(console, res["aurignac"], done, _pct, _spread_row)
         if nea is None:
             continue
 

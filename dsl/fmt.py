@@ -70,6 +70,10 @@ class _Comments:
             out.append(pad + self.items.pop(0)[1] + "\n")
         return "".join(out)
 
+    def inside(self, first: int, last: int) -> bool:
+        """Whether a comment waits on one of the lines first..last."""
+        return any(first <= line <= last for line, _, _ in self.items)
+
     def trailing(self, line: int) -> str:
         if self.items and self.items[0][0] == line and self.items[0][2]:
             return "  " + self.items.pop(0)[1]
@@ -203,8 +207,17 @@ def decl(d) -> str:
         case ast.Enum():
             return _braced(f"enum {d.name}{cite(d.cite)}", list(d.values))
         case ast.Record():
+            head = f"{d.keyword} {d.name}{cite(d.cite)}"
             fields = [f"{f.name}: {type_text(f.type)}" for f in d.fields]
-            return _braced(f"{d.keyword} {d.name}{cite(d.cite)}", fields)
+            commented = _ACTIVE is not None and _ACTIVE.inside(d.span.line, d.span.end_line)
+            if not commented:
+                return _braced(head, fields)
+            # one field per line, each keeping the comments written beside it
+            body = "".join(
+                "\n" + _placed(f, lambda text=text: f"{INDENT}{text},", INDENT)
+                for f, text in zip(d.fields, fields)
+            )
+            return f"{head} {{{body}{_closing(d, INDENT)}\n}}"
         case ast.Table():
             dice = f" roll {d.dice}" if d.dice else ""
             sides = int(d.dice.split("d")[1]) if d.dice else None
@@ -315,10 +328,25 @@ def row(r: ast.Row, sides: int | None) -> str:
     parts.append(r.name)
     if r.title is not None:
         parts.append(string(r.title))
-    text = " ".join(parts) + f"({args(r.args)})"
-    if r.copies is not None:
-        text += f" x {r.copies}"
-    return text + cite(r.cite)
+    head = " ".join(parts)
+    tail = (f" x {r.copies}" if r.copies is not None else "") + cite(r.cite)
+    text = f"{head} ({args(r.args)}){tail}"
+    if len(INDENT + text) <= WIDTH:
+        return text
+    # too long for one line: the values continue on lines of their own, filled greedily
+    # (the first line is printed after the row's indent; the others carry twice that)
+    lines, line, pad = [], f"{head} (", INDENT
+    items = [args([a]) for a in r.args]
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else f"){tail}")
+        if line.endswith("("):
+            line += piece
+        elif len(pad + line + " " + piece) <= WIDTH:
+            line += " " + piece
+        else:
+            lines.append(line)
+            line, pad = INDENT * 2 + piece, ""
+    return "\n".join([*lines, line])
 
 
 def _face_text(value: int, sides: int | None) -> str:

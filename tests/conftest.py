@@ -15,7 +15,11 @@ RULESETS = bundled_names()
 # test-only rulesets that exercise what no bundled game does yet (hidden hands, owner views)
 FIXTURE_RULESETS = sorted(str(p) for p in FIXTURES.glob("*.knap"))
 # harnesses that play parts of a ruleset still being assembled (setup and one phase)
-HARNESSES = sorted(str(p) for p in (FIXTURES.parent / "neanderthal").glob("*-harness.knap"))
+HARNESSES = sorted(
+    str(p)
+    for game in ("neanderthal", "aurignac")
+    for p in (FIXTURES.parent / game).glob("*-harness.knap")
+)
 ALL_RULESETS = RULESETS + FIXTURE_RULESETS + HARNESSES
 
 

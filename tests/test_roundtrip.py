@@ -248,6 +248,25 @@ def test_formatting_bundled_files_keeps_comments_and_is_stable():
         assert sorted(c.strip() for c in re.findall(r"#[^\n]*", once)) == comments, path
 
 
+def test_comments_stay_beside_record_fields_and_long_rows_wrap():
+    text = (
+        'library "x"\n'
+        "card c {\n"
+        "  cost: int,  # what it costs\n"
+        "  name: int  # what it is called\n"
+        "}\n"
+        "table t: c {\n"
+        '  a_card_with_a_long_id "A card whose title is long as well, and longer still" '
+        "(cost=1000000000, name=2000000000) x 2\n"
+        "}\n"
+    )
+    once = format_text(text, "x.knap")
+    assert "  cost: int,  # what it costs\n" in once
+    assert "  name: int,  # what it is called\n" in once
+    assert all(len(line) <= 100 for line in once.splitlines())
+    assert parse(once, "x.knap") == parse(text, "x.knap")
+
+
 def test_grammar_builds_in_strict_lalr_mode():
     parser = lark.Lark(grammar_text(), parser="lalr", strict=True)
     assert parser.parse('ruleset "x" players 2')

@@ -11,7 +11,7 @@ from interpreter.scenario import run_file
 
 SCENARIO_FILES = [
     path
-    for folder in ("rulesets", "docs", "tests/neanderthal")
+    for folder in ("rulesets", "docs", "tests/neanderthal", "tests/aurignac")
     for path in sorted((ROOT / folder).rglob("*.scenario"))
 ]
 
