@@ -300,6 +300,9 @@ class EndGame:
     winners: Expr
     cite: str | None
     span: Span = _span()
+    # a scenario's stop after its `run`: play stops there, but the game is not over, so
+    # `game_over` and `winners` say only what the rules themselves did (never parsed)
+    stop: bool = False
 
 
 @attrs.frozen

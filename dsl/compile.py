@@ -372,6 +372,8 @@ class Compiler:
         if isinstance(s, ast.Break):
             return [("break", s.span)]
         if isinstance(s, ast.EndGame):
+            if s.stop:
+                return [("return _stop(st)", s.span)]
             return [(f"return _end(st, {self.x(s.winners, scope)})", s.span)]
         if isinstance(s, ast.Pass):
             return [("pass", s.span)]
@@ -553,6 +555,9 @@ class Compiler:
         )
 
     def s_EndGame(self, s: ast.EndGame, code, scope):
+        if s.stop:
+            code.emit("return _stop(st)", s.span)
+            return
         code.emit(f"return _end(st, {self.x(s.winners, scope)})", s.span)
 
     def s_Log(self, s: ast.Log, code, scope):

@@ -76,6 +76,12 @@ def _end(st, winners) -> int:
     return END
 
 
+def _stop(st) -> int:
+    """A scenario's stop after its `run`: nothing is pending and the game is not over."""
+    st.pending = None
+    return END
+
+
 def _fault(code: str, message: str):
     raise RulesetFault(code, message)
 
@@ -95,6 +101,7 @@ RUNTIME = {
     "_no_options": _no_options,
     "_not_a_player": _not_a_player,
     "_end": _end,
+    "_stop": _stop,
     "_fault": _fault,
     "_copy": copy_value,
     "RulesetFault": RulesetFault,

@@ -69,7 +69,8 @@ def scenario_program(program: Program, sc: ast.Scenario) -> Program:
         decls["setup"] = ast.Setup(sc.position, sc.cite, span=sc.position.span)
     if sc.run is not None:
         body = ast.Block(
-            (sc.run, ast.EndGame(ast.ListLit(()), None, span=sc.run.span)), span=sc.run.span
+            (sc.run, ast.EndGame(ast.ListLit(()), None, span=sc.run.span, stop=True)),
+            span=sc.run.span,
         )
         decls["round"] = ast.Round(1, body, sc.cite, span=sc.run.span)
     # expectations and scripted choices become derived values, so they are checked and
