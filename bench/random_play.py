@@ -9,7 +9,8 @@ player count) through the public API, the same loop `knapper simulate` runs:
         state.apply(rng.choice(state.pending[1]))
 
 so any game in the report can be replayed with
-`knapper simulate RULESET -n 1 --seed SEED --players N`. Games are split across worker
+`knapper simulate RULESET -n 1 --seed SEED --players N` (not with `--avoid`, whose agents
+take the listed options only when nothing else is offered). Games are split across worker
 processes with joblib; each game depends on its seed only, not on how games are split.
 
 Every game gets the generic section (wins per seat, shared wins, decisions and rounds per
@@ -23,6 +24,8 @@ often a species goes tribal, how often Europe ices over, and why the game ended.
     python bench/random_play.py -n 200 --seed 5000 --jobs 1
     python bench/random_play.py pig:4 tic-tac-toe -n 2000   # generic section only
     python bench/random_play.py --json
+    python bench/random_play.py aurignac:3 --avoid pass,PASS   # agents that never pass
+                                                               # while they can act
 
 A game is named RULESET or RULESET:PLAYERS (default: the ruleset's fewest players).
 """
@@ -108,14 +111,27 @@ def species_name(game: Game, colour: str, placard: str | None) -> str:
 # ================================================================ playing
 
 
-def play_batch(name: str, players: int, seeds: list[int]) -> list[dict[str, Any]]:
+def play_batch(
+    name: str, players: int, seeds: list[int], avoid: frozenset[str] = frozenset()
+) -> list[dict[str, Any]]:
     """Play the games of `seeds`; one record per game (runs in a worker process)."""
     game = load(name)
     neanderthal = is_neanderthal(game)
-    return [play_one(game, players, seed, neanderthal) for seed in seeds]
+    return [play_one(game, players, seed, neanderthal, avoid) for seed in seeds]
 
 
-def play_one(game: Game, players: int, seed: int, neanderthal: bool) -> dict[str, Any]:
+def choose(rng: random.Random, options, avoid: frozenset[str]):
+    """A uniformly random option; with `avoid`, one of the others whenever there are any."""
+    if avoid:
+        wanted = [o for o in options if not (isinstance(o, str) and o in avoid)]
+        if wanted:
+            return rng.choice(wanted)
+    return rng.choice(options)
+
+
+def play_one(
+    game: Game, players: int, seed: int, neanderthal: bool, avoid: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     start = time.perf_counter()
     state = new_game(game, players=players, seed=seed)
     rng = random.Random(seed)
@@ -130,7 +146,7 @@ def play_one(game: Game, players: int, seed: int, neanderthal: bool) -> dict[str
                 while len(season_decisions) < state.get("season"):
                     season_decisions.append(0)
                 season_decisions[-1] += 1
-            state.apply(rng.choice(state.pending[1]))
+            state.apply(choose(rng, state.pending[1], avoid))
     except KnapperError as err:
         return {
             "seed": seed,
@@ -170,7 +186,7 @@ def play_one(game: Game, players: int, seed: int, neanderthal: bool) -> dict[str
 
 
 def run_games(
-    name: str, players: int, seeds: list[int], jobs: int, log
+    name: str, players: int, seeds: list[int], jobs: int, log, avoid: frozenset[str] = frozenset()
 ) -> tuple[list[dict[str, Any]], float]:
     chunk = max(1, min(100, len(seeds) // (jobs * 8) or 1))
     batches = [seeds[i : i + chunk] for i in range(0, len(seeds), chunk)]
@@ -178,13 +194,13 @@ def run_games(
     records: list[dict[str, Any]] = []
     if jobs == 1:
         for batch in batches:
-            records += play_batch(name, players, batch)
+            records += play_batch(name, players, batch, avoid)
             log(f"{name} {players}p: {len(records)}/{len(seeds)}")
     else:
         from joblib import Parallel, delayed
 
         runner = Parallel(n_jobs=jobs, return_as="generator")
-        for done in runner(delayed(play_batch)(name, players, b) for b in batches):
+        for done in runner(delayed(play_batch)(name, players, b, avoid) for b in batches):
             records += done
             log(f"{name} {players}p: {len(records)}/{len(seeds)}")
     return records, time.perf_counter() - start
@@ -366,6 +382,9 @@ def print_report(report: dict[str, Any]) -> None:
         gen = res["generic"]
         done = gen["finished"]
         console.rule(f"{res['game']}: seeds {res['seeds'][0]}-{res['seeds'][1]}")
+        if report.get("avoid"):
+            avoided = ", ".join(report["avoid"])
+            console.print(f"agents avoid {avoided} while anything else is offered")
         console.print(
             f"{gen['games']} games in {res['seconds']:.1f} s ({report['jobs']} jobs), "
             f"{gen['decisions_per_second']:,.0f} decisions/s per worker; "
@@ -508,6 +527,13 @@ def main(argv: list[str] | None = None) -> int:
         default=os.cpu_count() or 1,
         help="worker processes (default: one per CPU)",
     )
+    parser.add_argument(
+        "--avoid",
+        default="",
+        metavar="OPTIONS",
+        help="comma-separated options (such as pass,done) the agents take only when nothing "
+        "else is offered; the default agents choose uniformly among all options",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON object instead")
     parser.add_argument(
         "--records", action="store_true", help="with --json, include every game's record"
@@ -515,6 +541,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.n < 1 or args.jobs < 1:
         parser.error("-n and --jobs must be >= 1")
+    avoid = frozenset(o.strip() for o in args.avoid.split(",") if o.strip())
 
     def log(message: str) -> None:
         if sys.stderr.isatty():
@@ -530,7 +557,7 @@ def main(argv: list[str] | None = None) -> int:
         game = load(name)  # compile errors before starting workers
         n = players if players is not None else game.players[0]
         seeds = list(range(args.seed, args.seed + args.n))
-        records, seconds = run_games(name, n, seeds, args.jobs, log)
+        records, seconds = run_games(name, n, seeds, args.jobs, log, avoid)
         if sys.stderr.isatty():
             print(file=sys.stderr)
         records.sort(key=lambda r: r["seed"])
@@ -542,6 +569,7 @@ def main(argv: list[str] | None = None) -> int:
         "environment": env,
         "games_each": args.n,
         "first_seed": args.seed,
+        "avoid": sorted(avoid),
         "jobs": args.jobs,
         "results": results,
     }
