@@ -69,6 +69,22 @@ def test_play_at_the_terminal():
     assert "game over" in out.output
 
 
+def test_play_aurignac_as_mother_nature_through_a_whole_game():
+    # Seat 1 is Mother Nature; always taking the first option, she plays a whole game and
+    # is asked in each of her windows (§6.2), reactions during the Tribes' actions included.
+    out = run("play", "aurignac", "--seat", "1", "--seed", "2", input="1\n" * 3000)
+    assert out.exit_code == 0
+    for prompt in (
+        "group this herd on one of its areas (§5)",
+        "a Start of Season card against this Tribe (§6.2)",
+        "play a Reaction card (§6.2)",
+        "a Gift or Event card (§6.2)",
+        "the Season card to play (§6.2)",
+    ):
+        assert prompt in out.output, prompt
+    assert "game over" in out.output
+
+
 def test_play_rejects_bad_input_and_can_quit():
     out = run("play", "tic-tac-toe", input="99\nq\n")
     assert "type a number from 1 to 9" in out.output and "game abandoned" in out.output
