@@ -658,6 +658,8 @@ class File:
     items: tuple[Decl | Overlay, ...]
     scenarios: tuple[Scenario, ...] = ()
     span: Span = _span()
+    # `variant "x" extends "a", "b"`: further variants whose overlays are combined
+    combines: tuple[str, ...] = ()
 
 
 def decl_name(decl: Decl) -> str | None:

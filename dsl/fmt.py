@@ -129,7 +129,8 @@ def format_file(f: ast.File) -> str:
     if f.kind == "ruleset":
         head = f"ruleset {string(f.name)}{cite(f.cite)}"
     elif f.kind == "variant":
-        head = f"variant {string(f.name)} extends {string(f.extends or '')}{cite(f.cite)}"
+        bases = ", ".join(string(b) for b in (f.extends or "", *f.combines))
+        head = f"variant {string(f.name)} extends {bases}{cite(f.cite)}"
     elif f.kind == "library":
         head = f"library {string(f.name)}"
     else:

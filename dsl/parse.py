@@ -85,14 +85,24 @@ class _Builder(Transformer):
     # -------------------------------------------------------------- file
     def start(self, meta, ch):
         header, items = ch[0], tuple(ch[1:])
-        kind, name, extends, cite, scenarios = header
-        return ast.File(kind, name, extends, cite, items, scenarios, span=self._span(meta))
+        kind, name, extends, cite, scenarios, *more = header
+        return ast.File(
+            kind,
+            name,
+            extends,
+            cite,
+            items,
+            scenarios,
+            span=self._span(meta),
+            combines=tuple(more[0]) if more else (),
+        )
 
     def ruleset_header(self, meta, ch):
         return ("ruleset", _unquote(ch[0]), None, _pick(ch, _Cite), ())
 
     def variant_header(self, meta, ch):
-        return ("variant", _unquote(ch[0]), _unquote(ch[1]), _pick(ch, _Cite), ())
+        names = [_unquote(c) for c in ch if isinstance(c, Token) and c.type == "STRING"]
+        return ("variant", names[0], names[1], _pick(ch, _Cite), (), names[2:])
 
     def library_header(self, meta, ch):
         return ("library", _unquote(ch[0]), None, None, ())

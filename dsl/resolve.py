@@ -31,6 +31,10 @@ class Program:
     extends: tuple[str, ...] = ()  # names of the rulesets this one builds on, nearest first
     header: Span | None = None  # where the file's header stands
     kind: str = "ruleset"  # ruleset | variant | library
+    # the declarations changed by an overlay anywhere in the chain, and where
+    overlaid: dict[str, Span] = attrs.Factory(dict)
+    combines: tuple[str, ...] = ()  # variants whose overlays this one combines
+    lineage: tuple[str, ...] = ()  # resolved paths of this file and the files it extends
 
     def get(self, cls):
         return [d for d in self.decls.values() if isinstance(d, cls)]
@@ -108,6 +112,11 @@ def _resolve_file(
             return None
         decls, origin = dict(base.decls), dict(base.origin)
         extends = (base.name,) + base.extends
+        overlaid = dict(base.overlaid)
+        for other in file.combines:
+            _combine(other, file, path, base, decls, origin, overlaid, loader, chain)
+    else:
+        overlaid = {}
     own_kind = "base" if file.kind != "variant" else "overlay"
     touched: dict[str, Span] = {}  # what this file's overlays changed, and where
     for item in file.items:
@@ -136,12 +145,84 @@ def _resolve_file(
                 )
                 continue
             touched[key] = item.span
+            overlaid[key] = item.span
             _overlay(item, decls, origin, loader.diagnostics)
         else:
             _define(item, decls, origin, loader.diagnostics, in_variant=own_kind == "overlay")
     return Program(
-        file.name, str(path), decls, origin, loader.sources, extends, file.span, file.kind
+        file.name,
+        str(path),
+        decls,
+        origin,
+        loader.sources,
+        extends,
+        file.span,
+        file.kind,
+        overlaid,
+        file.combines,
+        (str(path.resolve()),) + (base.lineage if file.kind == "variant" else ()),
     )
+
+
+def _combine(name, file, path, base, decls, origin, overlaid, loader, chain) -> None:
+    """Apply the overlays of variant `name` on top of `base`: every variant file from `name`
+    down to the first one built on a ruleset `base` already contains. A declaration that
+    two combined variants both change is a conflict (K115)."""
+    parts: list[tuple[ast.File, Path]] = []
+    at_path = find_ruleset(name, relative_to=path.parent)
+    while True:
+        at = loader.read(at_path, file.span) if at_path is not None else None
+        if at is None or at.kind != "variant" or str(at_path) in chain:
+            what = f"it is a {at.kind}, not a variant" if at is not None else "it does not exist"
+            loader.diagnostics.append(
+                diag(
+                    "K116",
+                    f"{name!r} cannot be combined: {what}",
+                    file.span,
+                    hint=did_you_mean(name, bundled_names()) or "name a variant of the same game",
+                )
+            )
+            return
+        parts.append((at, at_path))
+        at_path = find_ruleset(at.extends or "", relative_to=at_path.parent)
+        if at_path is not None and str(at_path.resolve()) in base.lineage:
+            break
+        if at_path is None or len(parts) > 16:
+            loader.diagnostics.append(
+                diag(
+                    "K116",
+                    f"{name!r} cannot be combined: it does not build on {base.name!r}",
+                    file.span,
+                    hint="combine variants of the same base ruleset",
+                )
+            )
+            return
+    for part, part_path in reversed(parts):
+        for item in part.items:
+            if isinstance(item, ast.Import):
+                _import(item, part_path, loader, decls, origin, chain + (str(path),))
+            elif isinstance(item, OVERLAYS):
+                key = _overlay_key(item)
+                if key in overlaid:
+                    loader.diagnostics.append(
+                        diag(
+                            "K115",
+                            f"{key!r} is changed by two of the variants combined here "
+                            f"({name!r} among them)",
+                            file.span,
+                            notes=(
+                                Note(overlaid[key], "changed here"),
+                                Note(item.span, f"and here, in {part.name!r}"),
+                            ),
+                            hint="combine only variants that change different definitions; "
+                            "otherwise write the combination as one variant",
+                        )
+                    )
+                    continue
+                overlaid[key] = item.span
+                _overlay(item, decls, origin, loader.diagnostics)
+            else:
+                _define(item, decls, origin, loader.diagnostics, in_variant=True)
 
 
 def _overlay_key(item) -> str:

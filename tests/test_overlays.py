@@ -145,3 +145,21 @@ def test_an_import_cycle_is_reported(tmp_path):
     (tmp_path / "b.knap").write_text('library "b"\nimport "a.knap"\n')
     text = 'ruleset "c"\nimport "a.knap"\nplayers 1\nround max 1 { end game winners [] }\n'
     assert "K103" in [d.code for d in load_program(text, str(tmp_path / "c.knap"))[1]]
+
+
+def test_two_variants_of_one_base_combine(tmp_path):
+    (tmp_path / "race.knap").write_text(
+        'ruleset "race"\nplayers 2\nparam target: int = 10\nparam bonus: int = 0\n'
+        "var total: int = 0\nround max 1 { total = target + bonus  end game winners [] }\n"
+    )
+    (tmp_path / "long.knap").write_text('variant "long" extends "race.knap"\nset target = 20\n')
+    (tmp_path / "bonus.knap").write_text('variant "bonus" extends "race.knap"\nset bonus = 5\n')
+    both = tmp_path / "both.knap"
+    both.write_text('variant "both" extends "long.knap", "bonus.knap"\n')
+    state = new_game(compile_text(both.read_text(), str(both)), players=2)
+    assert state.get("total") == 25  # the target of `long` and the bonus of `bonus`
+    same = tmp_path / "same.knap"
+    same.write_text('variant "same" extends "long.knap", "long.knap"\n')
+    with pytest.raises(CheckProblem) as err:
+        compile_text(same.read_text(), str(same))
+    assert [d.code for d in err.value.diagnostics] == ["K115"]
