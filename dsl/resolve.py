@@ -115,8 +115,10 @@ def _resolve_file(
         overlaid = dict(base.overlaid)
         for other in file.combines:
             _combine(other, file, path, base, decls, origin, overlaid, loader, chain)
+        lineage = (str(path.resolve()),) + base.lineage
     else:
         overlaid = {}
+        lineage = (str(path.resolve()),)
     own_kind = "base" if file.kind != "variant" else "overlay"
     touched: dict[str, Span] = {}  # what this file's overlays changed, and where
     for item in file.items:
@@ -160,7 +162,7 @@ def _resolve_file(
         file.kind,
         overlaid,
         file.combines,
-        (str(path.resolve()),) + (base.lineage if file.kind == "variant" else ()),
+        lineage,
     )
 
 
@@ -172,7 +174,7 @@ def _combine(name, file, path, base, decls, origin, overlaid, loader, chain) -> 
     at_path = find_ruleset(name, relative_to=path.parent)
     while True:
         at = loader.read(at_path, file.span) if at_path is not None else None
-        if at is None or at.kind != "variant" or str(at_path) in chain:
+        if at_path is None or at is None or at.kind != "variant" or str(at_path) in chain:
             what = f"it is a {at.kind}, not a variant" if at is not None else "it does not exist"
             loader.diagnostics.append(
                 diag(
