@@ -35,6 +35,7 @@ class Program:
     overlaid: dict[str, Span] = attrs.Factory(dict)
     combines: tuple[str, ...] = ()  # variants whose overlays this one combines
     lineage: tuple[str, ...] = ()  # resolved paths of this file and the files it extends
+    cite: str | None = None  # the section the file's header cites
 
     def get(self, cls):
         return [d for d in self.decls.values() if isinstance(d, cls)]
@@ -163,6 +164,7 @@ def _resolve_file(
         overlaid,
         file.combines,
         lineage,
+        file.cite,
     )
 
 

@@ -27,6 +27,9 @@ class _Group(click.Group):
             sys.exit(1)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
+        except BrokenPipeError:  # the reader went away (`knapper diff ... | head`): stop quietly
+            sys.stderr.close()
+            sys.exit(0)
         except Exception as err:  # noqa: BLE001 - a bug in Knapper, reported without a traceback
             if os.environ.get("KNAPPER_DEBUG"):
                 raise
@@ -122,6 +125,56 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
     if as_json:
         click.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
     sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("base")
+@click.argument("variant")
+@click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
+def diff(base: str, variant: str, as_json: bool) -> None:
+    """Print what VARIANT changes in BASE, rule by rule, with the sections it cites."""
+    from dsl.diff import diff_programs
+
+    programs = [_program_or_exit(name) for name in (base, variant)]
+    changes = diff_programs(programs[0], programs[1])
+    if as_json:
+        rows = [c.as_json() for c in changes]
+        out = {"base": programs[0].name, "variant": programs[1].name, "changes": rows}
+        click.echo(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode())
+        return
+    click.echo(f"{programs[1].name}: what it changes in {programs[0].name}")
+    for change in changes:
+        click.echo(change.render())
+    click.echo(f"{len(changes)} change{'' if len(changes) == 1 else 's'}")
+
+
+def _program_or_exit(name: str):
+    """A checked program by bundled name or path; its diagnostics and exit 1 if it has errors."""
+    from dsl.errors import Span, diag
+    from dsl.pipeline import load_program
+    from dsl.resolve import find_ruleset, suggest_ruleset
+
+    path = find_ruleset(name)
+    if path is None:
+        hint = suggest_ruleset(name) or "run `knapper list`"
+        click.echo(
+            diag(
+                "K100", f"no ruleset named or found at {name!r}", Span(name, 0, 0, 0, 0), hint=hint
+            ).render({}),
+            err=True,
+        )
+        sys.exit(1)
+    try:
+        program, diagnostics, sources = load_program(read_source(path), str(path))
+    except KnapperError as err:
+        click.echo(err.render(), err=True)
+        sys.exit(1)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if program is None or errors:
+        for d in errors or diagnostics:
+            click.echo(d.render(sources), err=True)
+        sys.exit(1)
+    return program
 
 
 @main.command()

@@ -1,0 +1,172 @@
+"""What a variant changes: two resolved programs -> one line per changed rule.
+
+`knapper diff BASE VARIANT` prints these lines. Each names the rule in the words of the
+ruleset (its name, and the comment written above or beside it), the section it cites, and
+the old and new values where a value changed. Nothing is written by hand: the lines come
+from comparing the two programs declaration by declaration, so they always match what the
+variant really does.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from dsl import ast
+from dsl.fmt import args, expr
+from dsl.resolve import Program
+
+
+@attrs.frozen
+class Change:
+    """One changed rule: what kind of change, which declaration, a sentence, a section."""
+
+    kind: str  # changed | added | removed
+    key: str
+    text: str
+    cite: str | None
+    line: int  # where the change is written, to keep the variant's own order
+
+    def render(self) -> str:
+        where = f"§{self.cite}" if self.cite else ""
+        return f"  {where:<8} {self.text}"
+
+    def as_json(self) -> dict:
+        return {"kind": self.kind, "name": self.key, "text": self.text, "cite": self.cite}
+
+
+def diff_programs(base: Program, variant: Program) -> list[Change]:
+    changes: list[Change] = []
+    for key, new in variant.decls.items():
+        old = base.decls.get(key)
+        if old == new:
+            continue
+        where = variant.origin.get(key)
+        line = where.line if where is not None else 0
+        if old is None:
+            changes.append(Change("added", key, _added(new, variant), _cite(new), line))
+        else:
+            changes += _changed(key, old, new, base, variant, line)
+    for key, old in base.decls.items():
+        if key not in variant.decls:
+            where = variant.origin.get(key)
+            line = where.line if where is not None else 0
+            text = f"removes {_what(old)}"
+            changes.append(Change("removed", key, text, _cite(old), line))
+    # a change that cites nothing is cited by the variant's own header
+    changes = [c if c.cite else attrs.evolve(c, cite=variant.cite) for c in changes]
+    return sorted(changes, key=lambda c: (c.line, c.key))
+
+
+def _changed(key, old, new, base: Program, variant: Program, line: int) -> list[Change]:
+    cite = _cite(new) or _cite(old)
+    match new:
+        case ast.Param():
+            text = f"{_label(key, old, base)}: {expr(new.value)} instead of {expr(old.value)}"
+        case ast.Players() if _players(new) == _players(old):
+            text = f"players: {_players(new)}, as before, now citing §{new.cite}"
+        case ast.Players():
+            text = f"players: {_players(new)} instead of {_players(old)}"
+        case ast.Title():
+            text = f'title: "{new.text}" instead of "{old.text}"'
+        case ast.Round():
+            text = f"replaces the round (at most {new.max} rounds; was {old.max})"
+        case ast.Table():
+            return _table_changes(key, old, new, cite, line)
+        case ast.Note():
+            text = f"replaces {new.kind} {new.name}: {_sentence(new.text)}"
+        case _:
+            about = _about(new, variant) or _about(old, base)
+            text = f"replaces {_what(new)}" + (f": {about}" if about else "")
+            if _cite(old) and _cite(old) != cite:
+                text += f" (was §{_cite(old)})"
+    return [Change("changed", key, text, cite, line)]
+
+
+def _row(r: ast.Row) -> str:
+    title = f' "{r.title}"' if r.title is not None else ""
+    copies = f" x {r.copies}" if r.copies is not None else ""
+    return f"{r.name}{title} ({args(r.args)}){copies}"
+
+
+def _table_changes(key, old: ast.Table, new: ast.Table, cite, line) -> list[Change]:
+    before = {r.name: r for r in old.rows}
+    after = {r.name: r for r in new.rows}
+    out = []
+    for name, r in after.items():
+        if name not in before:
+            text = f"table {key}: adds row {_row(r)}"
+            out.append(Change("added", f"{key}.{name}", text, r.cite or cite, line))
+        elif before[name] != r:
+            text = f"table {key}: row {name} becomes {_row(r)}"
+            out.append(Change("changed", f"{key}.{name}", text, r.cite or cite, line))
+    for name, r in before.items():
+        if name not in after:
+            text = f"table {key}: removes row {_row(r)}"
+            out.append(Change("removed", f"{key}.{name}", text, cite, line))
+    return out
+
+
+def _added(new, program: Program) -> str:
+    if isinstance(new, ast.Note):
+        return f"adds {new.kind} {new.name}: {_sentence(new.text)}"
+    about = _about(new, program)
+    return f"adds {_what(new)}" + (f": {about}" if about else "")
+
+
+def _sentence(text: str, limit: int = 160) -> str:
+    """The first sentence of a note (the whole note is in the ruleset)."""
+    end = text.find(". ")
+    first = text if end < 0 else text[: end + 1]
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+
+
+def _what(decl) -> str:
+    if isinstance(decl, (ast.Proc, ast.Note)):
+        return f"{decl.kind} {decl.name}"
+    kind = type(decl).__name__.lower()
+    name = ast.decl_name(decl)
+    return f"{kind} {name}" if name else kind
+
+
+def _label(key: str, decl, program: Program) -> str:
+    about = _about(decl, program)
+    return f"{key} ({about})" if about else key
+
+
+def _players(p: ast.Players) -> str:
+    return str(p.lo) if p.lo == p.hi else f"{p.lo}..{p.hi}"
+
+
+def _cite(decl) -> str | None:
+    return getattr(decl, "cite", None)
+
+
+def _about(decl, program: Program) -> str | None:
+    """The comment that explains a declaration: the comment at the end of its first line,
+    or else the lines of comment just above it."""
+    span = getattr(decl, "span", None)
+    if span is None or span.line <= 0:
+        return None
+    lines = program.sources.get(span.file, "").split("\n")
+    if span.line > len(lines):
+        return None
+    code, comment = _split_comment(lines[span.line - 1])
+    if comment and code.strip():
+        return comment
+    above: list[str] = []
+    i = span.line - 2
+    while i >= 0 and lines[i].strip().startswith("#"):
+        above.insert(0, lines[i].strip().lstrip("#").strip())
+        i -= 1
+    return " ".join(above) or None
+
+
+def _split_comment(line: str) -> tuple[str, str]:
+    """A line's code and its comment (a `#` outside a string starts the comment)."""
+    in_string = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            in_string = not in_string
+        elif ch == "#" and not in_string:
+            return line[:i], line[i + 1 :].strip()
+    return line, ""

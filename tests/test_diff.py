@@ -1,0 +1,64 @@
+"""`knapper diff`: what each bundled variant changes in its base, as expect-tests.
+
+The expected outputs are tests/diffs/<variant>.txt; `python tests/diffs/regen.py` rewrites
+them. Review the diff of those files: a change there is a change in what a variant does.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dsl.pipeline import load_program
+from dsl.resolve import bundled_names, find_ruleset
+from interpreter.cli import main
+
+EXPECTED = Path(__file__).resolve().parent / "diffs"
+
+
+@functools.cache
+def variants() -> list[tuple[str, str]]:
+    """Every bundled variant, with the ruleset it extends directly."""
+    pairs = []
+    for name in bundled_names():
+        path = find_ruleset(name)
+        assert path is not None
+        program, _, _ = load_program(path.read_text(encoding="utf-8"), str(path))
+        if program is not None and program.kind == "variant":
+            pairs.append((program.extends[0], name))
+    return pairs
+
+
+@functools.cache
+def diff_output(base: str, variant: str) -> str:
+    result = CliRunner().invoke(main, ["diff", base, variant])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize(("base", "variant"), variants(), ids=[v for _, v in variants()])
+def test_diff_matches_expected(base, variant):
+    path = EXPECTED / f"{variant}.txt"
+    assert path.exists(), f"no expected diff for {variant}: run python tests/diffs/regen.py"
+    assert diff_output(base, variant) == path.read_text(encoding="utf-8")
+
+
+def test_every_change_cites_a_section():
+    for base, variant in variants():
+        for line in diff_output(base, variant).splitlines()[1:-1]:
+            assert line.strip().startswith("§"), f"{variant}: {line}"
+
+
+def test_neanderthal_2p_in_rulebook_terms():
+    out = diff_output("neanderthal", "neanderthal-2p")
+    assert "§C1      portals_for_tribalism: 6 instead of 5" in out
+    assert "§C1      players: 2 instead of 3" in out
+
+
+def test_diff_of_an_unknown_ruleset_is_a_clear_error():
+    result = CliRunner().invoke(main, ["diff", "neanderthal", "neanderthal-3p"])
+    assert result.exit_code == 1
+    assert "K100" in result.output and "neanderthal-2p" in result.output
