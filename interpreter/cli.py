@@ -193,14 +193,27 @@ def _program_or_exit(name: str):
     help="joblib backend for --jobs > 1 (loky, multiprocessing, threading, or a registered one "
     "such as dask or ray).",
 )
-def simulate(ruleset, games, seed, players, jobs, as_json, check_invariants, backend) -> None:
+@click.option(
+    "--save-final",
+    type=click.Path(file_okay=False, writable=True),
+    default=None,
+    help="Write each game's end state as a save file in this folder "
+    "(read it with `knapper export-final`).",
+)
+def simulate(
+    ruleset, games, seed, players, jobs, as_json, check_invariants, backend, save_final
+) -> None:
     """Play -n seeded random games of RULESET and summarise the results."""
+    from pathlib import Path
+
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from interpreter.api import load
     from interpreter.simulate import simulate as run
 
     load(ruleset)  # report compile errors before starting workers
+    if save_final is not None:
+        Path(save_final).mkdir(parents=True, exist_ok=True)
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -219,11 +232,37 @@ def simulate(ruleset, games, seed, players, jobs, as_json, check_invariants, bac
             check_invariants=check_invariants,
             backend=backend,
             progress=lambda k: bar.advance(task, k),
+            save_final=save_final,
         )
     if as_json:
         click.echo(orjson.dumps(summary.to_json(), option=orjson.OPT_INDENT_2).decode())
         return
     _print_summary(summary)
+
+
+@main.command("export-final")
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("--ruleset", default=None, help="The ruleset (default: the one named in SAVE).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write here.")
+def export_final_cmd(save: str, ruleset: str | None, output: str | None) -> None:
+    """Write the end state and scores of a finished game (a save file) as JSON.
+
+    The JSON form is documented in docs/cli.md; another ruleset can start from it, such as
+    a Greenland game after Neanderthal (rulebook section K1)."""
+    from pathlib import Path
+
+    from interpreter.api import load
+    from interpreter.export import export_final
+    from interpreter.save import load_state
+
+    data = read_source(Path(save))
+    game = load(ruleset) if ruleset is not None else None
+    exported = export_final(load_state(data, game, save))
+    text = orjson.dumps(exported, option=orjson.OPT_INDENT_2).decode()
+    if output is None:
+        click.echo(text)
+    else:
+        Path(output).write_text(text + "\n", encoding="utf-8")
 
 
 def _stderr_console():

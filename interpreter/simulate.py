@@ -50,8 +50,14 @@ class Summary:
 
 
 def play_one(
-    name: str, players: int, seed: int, check_invariants: bool = False, save_final: bool = False
-) -> GameResult | tuple:
+    name: str,
+    players: int,
+    seed: int,
+    check_invariants: bool = False,
+    save_final: str | None = None,
+) -> GameResult:
+    """One seeded game; with `save_final`, its end state is written as a save file in that
+    folder, named `<ruleset>-<players>p-seed<seed>.json`."""
     game = load(name)
     start = time.perf_counter()
     state = new_game(game, players=players, seed=seed)
@@ -71,15 +77,18 @@ def play_one(
         outcome["rounds"],
         time.perf_counter() - start,
     )
-    if save_final:
+    if save_final is not None:
+        from pathlib import Path
+
         from interpreter.save import dump_state
 
-        return result, dump_state(state)
+        target = Path(save_final) / f"{game.name}-{players}p-seed{seed}.json"
+        target.write_bytes(dump_state(state))
     return result
 
 
-def _batch(name, players, seeds, check_invariants):
-    return [play_one(name, players, s, check_invariants) for s in seeds]
+def _batch(name, players, seeds, check_invariants, save_final=None):
+    return [play_one(name, players, s, check_invariants, save_final) for s in seeds]
 
 
 def simulate(
@@ -91,6 +100,7 @@ def simulate(
     check_invariants: bool = False,
     backend: str | None = None,
     progress: Callable[[int], None] | None = None,
+    save_final: str | None = None,
 ) -> tuple[Summary, list[GameResult]]:
     game = load(name)
     n = players if players is not None else game.players[0]
@@ -101,14 +111,15 @@ def simulate(
     results: list[GameResult] = []
     if jobs == 1:
         for batch in batches:
-            results += _batch(name, n, batch, check_invariants)
+            results += _batch(name, n, batch, check_invariants, save_final)
             if progress:
                 progress(len(batch))
     else:
         # joblib's default is loky (local processes); "dask" or "ray" run the same batches on a
         # cluster once their joblib backends are registered
         runner = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
-        for done in runner(delayed(_batch)(name, n, b, check_invariants) for b in batches):
+        work = (delayed(_batch)(name, n, b, check_invariants, save_final) for b in batches)
+        for done in runner(work):
             results += done
             if progress:
                 progress(len(done))

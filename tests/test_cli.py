@@ -108,3 +108,28 @@ def test_unreadable_files_are_diagnostics(tmp_path):
         assert out.exit_code == 1, command
         assert "K101" in out.output and "not UTF-8 text" in out.output
         assert "Traceback" not in out.output
+
+
+def test_save_final_then_export_final(tmp_path):
+    out = run("simulate", "pig", "-n", "2", "--seed", "4", "--save-final", str(tmp_path / "end"))
+    assert out.exit_code == 0, out.output
+    saves = sorted((tmp_path / "end").glob("*.json"))
+    assert [p.name for p in saves] == ["pig-2p-seed4.json", "pig-2p-seed5.json"]
+    out = run("export-final", str(saves[0]))
+    assert out.exit_code == 0, out.output
+    data = orjson.loads(out.output)
+    assert data["format"] == "knapper-final/1" and data["ruleset"] == "pig"
+    assert [s["seat"] for s in data["seats"]] == [1, 2]
+    winner = data["winners"][0]
+    assert data["seats"][winner - 1]["won"] and data["seats"][winner - 1]["state"]["banked"] >= 100
+
+
+def test_export_final_refuses_a_game_that_is_not_over(tmp_path):
+    from interpreter.api import load, new_game
+    from interpreter.save import dump_state
+
+    state = new_game(load("pig"), players=2, seed=1)
+    save = tmp_path / "mid.json"
+    save.write_bytes(dump_state(state))
+    out = run("export-final", str(save))
+    assert out.exit_code == 1 and "K505" in out.output
