@@ -114,8 +114,10 @@ def _resolve_file(
         decls, origin = dict(base.decls), dict(base.origin)
         extends = (base.name,) + base.extends
         overlaid = dict(base.overlaid)
+        # what this file changes itself settles a conflict between the variants it combines
+        settled = {_overlay_key(i) for i in file.items if isinstance(i, OVERLAYS)}
         for other in file.combines:
-            _combine(other, file, path, base, decls, origin, overlaid, loader, chain)
+            _combine(other, file, path, base, decls, origin, overlaid, loader, chain, settled)
         lineage = (str(path.resolve()),) + base.lineage
     else:
         overlaid = {}
@@ -168,10 +170,11 @@ def _resolve_file(
     )
 
 
-def _combine(name, file, path, base, decls, origin, overlaid, loader, chain) -> None:
+def _combine(name, file, path, base, decls, origin, overlaid, loader, chain, settled) -> None:
     """Apply the overlays of variant `name` on top of `base`: every variant file from `name`
     down to the first one built on a ruleset `base` already contains. A declaration that
-    two combined variants both change is a conflict (K115)."""
+    two combined variants both change is a conflict (K115), unless the combining variant
+    changes it too, which settles it."""
     parts: list[tuple[ast.File, Path]] = []
     at_path = find_ruleset(name, relative_to=path.parent)
     while True:
@@ -207,7 +210,7 @@ def _combine(name, file, path, base, decls, origin, overlaid, loader, chain) -> 
                 _import(item, part_path, loader, decls, origin, chain + (str(path),))
             elif isinstance(item, OVERLAYS):
                 key = _overlay_key(item)
-                if key in overlaid:
+                if key in overlaid and key not in settled:
                     loader.diagnostics.append(
                         diag(
                             "K115",
@@ -218,8 +221,7 @@ def _combine(name, file, path, base, decls, origin, overlaid, loader, chain) -> 
                                 Note(overlaid[key], "changed here"),
                                 Note(item.span, f"and here, in {part.name!r}"),
                             ),
-                            hint="combine only variants that change different definitions; "
-                            "otherwise write the combination as one variant",
+                            hint=f"settle it: change {key!r} in {file.name!r} itself",
                         )
                     )
                     continue

@@ -163,3 +163,8 @@ def test_two_variants_of_one_base_combine(tmp_path):
     with pytest.raises(CheckProblem) as err:
         compile_text(same.read_text(), str(same))
     assert [d.code for d in err.value.diagnostics] == ["K115"]
+    # the combining variant settles the conflict by changing the definition itself
+    settled = tmp_path / "settled.knap"
+    settled.write_text('variant "settled" extends "long.knap", "long.knap"\nset target = 30\n')
+    state = new_game(compile_text(settled.read_text(), str(settled)), players=2)
+    assert state.get("total") == 30
