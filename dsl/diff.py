@@ -60,6 +60,8 @@ def diff_programs(base: Program, variant: Program) -> list[Change]:
 def _changed(key, old, new, base: Program, variant: Program, line: int) -> list[Change]:
     cite = _cite(new) or _cite(old)
     match new:
+        case ast.Param() if expr(new.value) == expr(old.value):
+            text = f"{_label(key, old, base)}: {expr(new.value)}, as before, now citing §{cite}"
         case ast.Param():
             text = f"{_label(key, old, base)}: {expr(new.value)} instead of {expr(old.value)}"
         case ast.Players() if _players(new) == _players(old):
