@@ -59,6 +59,6 @@ def test_neanderthal_2p_in_rulebook_terms():
 
 
 def test_diff_of_an_unknown_ruleset_is_a_clear_error():
-    result = CliRunner().invoke(main, ["diff", "neanderthal", "neanderthal-3p"])
+    result = CliRunner().invoke(main, ["diff", "neanderthal", "neanderthel-2p"])
     assert result.exit_code == 1
     assert "K100" in result.output and "neanderthal-2p" in result.output
