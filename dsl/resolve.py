@@ -210,7 +210,7 @@ def _combine(name, file, path, base, decls, origin, overlaid, loader, chain, set
                 _import(item, part_path, loader, decls, origin, chain + (str(path),))
             elif isinstance(item, OVERLAYS):
                 key = _overlay_key(item)
-                if key in overlaid and key not in settled:
+                if key in overlaid and key not in settled and not _same_change(item, decls):
                     loader.diagnostics.append(
                         diag(
                             "K115",
@@ -229,6 +229,17 @@ def _combine(name, file, path, base, decls, origin, overlaid, loader, chain, set
                 _overlay(item, decls, origin, loader.diagnostics)
             else:
                 _define(item, decls, origin, loader.diagnostics, in_variant=True)
+
+
+def _same_change(item, decls) -> bool:
+    """Whether an overlay would leave its definition as it already is (two combined variants
+    that make the same change do not conflict)."""
+    if isinstance(item, ast.SetParam):
+        old = decls.get(item.name)
+        return isinstance(old, ast.Param) and old.value == item.value
+    if isinstance(item, ast.Replace):
+        return decls.get(ast.decl_key(item.decl)) == item.decl
+    return False
 
 
 def _overlay_key(item) -> str:

@@ -158,13 +158,36 @@ def test_two_variants_of_one_base_combine(tmp_path):
     both.write_text('variant "both" extends "long.knap", "bonus.knap"\n')
     state = new_game(compile_text(both.read_text(), str(both)), players=2)
     assert state.get("total") == 25  # the target of `long` and the bonus of `bonus`
+    (tmp_path / "longer.knap").write_text('variant "longer" extends "race.knap"\nset target = 40\n')
+    clash = tmp_path / "clash.knap"
+    clash.write_text('variant "clash" extends "long.knap", "longer.knap"\n')
+    with pytest.raises(CheckProblem) as err:
+        compile_text(clash.read_text(), str(clash))
+    assert [d.code for d in err.value.diagnostics] == ["K115"]
+    # the same change made by both is no conflict
     same = tmp_path / "same.knap"
     same.write_text('variant "same" extends "long.knap", "long.knap"\n')
-    with pytest.raises(CheckProblem) as err:
-        compile_text(same.read_text(), str(same))
-    assert [d.code for d in err.value.diagnostics] == ["K115"]
+    assert new_game(compile_text(same.read_text(), str(same)), players=2).get("total") == 20
     # the combining variant settles the conflict by changing the definition itself
     settled = tmp_path / "settled.knap"
-    settled.write_text('variant "settled" extends "long.knap", "long.knap"\nset target = 30\n')
+    settled.write_text('variant "settled" extends "long.knap", "longer.knap"\nset target = 30\n')
     state = new_game(compile_text(settled.read_text(), str(settled)), players=2)
     assert state.get("total") == 30
+
+
+def test_a_scenario_of_n_combines_with_the_two_player_game(tmp_path):
+    # §N's scenarios may be played on the two-player game of §C1. Both variants set the
+    # portals to 6 (the same change, no conflict) and their own titles (settled here).
+    combined = tmp_path / "hominids-2p.knap"
+    combined.write_text(
+        'variant "hominids-2p" extends "neanderthal-hominids", "neanderthal-2p" §N\n'
+        'replace title "The Hominids, for two players"\n'
+    )
+    game = compile_text(combined.read_text(), str(combined))
+    assert game.players == (2, 2) and game.title == "The Hominids, for two players"
+    from interpreter.agents import RandomAgent, play_out
+
+    for seed in range(3):
+        state = new_game(game, players=2, seed=seed)
+        play_out(state, RandomAgent(seed), check_invariants=True)
+        assert state.is_over() and state.get("conversion_portals") == 6
