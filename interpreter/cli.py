@@ -363,3 +363,10 @@ def scenario(files) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# Commands that live in modules of their own.
+from interpreter import cli_doc, cli_lint, cli_trace  # noqa: E402
+
+for _module in (cli_lint, cli_trace, cli_doc):
+    _module.register(main)
