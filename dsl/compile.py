@@ -562,8 +562,11 @@ class Compiler:
 
     def s_Log(self, s: ast.Log, code, scope):
         args = ", ".join(self.x(a, scope) for a in s.args)
+        # where the line comes from, for traces: the statement and its procedure
+        where = self.const((str(s.span), self.current_proc), "w")
         code.step(
-            f"if st.trace is not None: st.trace.append(('log', {s.text!r}, [{args}]))", s.span
+            f"if st.trace is not None: st.trace.append(('log', {s.text!r}, [{args}], {where}))",
+            s.span,
         )
 
     # ------------------------------------------------------------------ places

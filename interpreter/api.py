@@ -45,8 +45,14 @@ _cache: dict[str, tuple[tuple[int, ...], Game]] = {}
 
 
 def new_game(
-    game: Game, players: int | None = None, seed: int = 0, dice: list[int] | None = None
+    game: Game,
+    players: int | None = None,
+    seed: int = 0,
+    dice: list[int] | None = None,
+    run_now: bool = True,
 ) -> State:
+    """A new game, its setup already played; with `run_now=False` the setup waits for
+    `interpreter.state.run(state)`, so a trace can watch it too."""
     n = players if players is not None else game.players[0]
     lo, hi = game.players
     if not lo <= n <= hi:
@@ -57,4 +63,4 @@ def new_game(
                 Span(game.name, 0, 0, 0, 0),
             )
         )
-    return start(game, n, rng.seed_state(seed), script=dice)
+    return start(game, n, rng.seed_state(seed), script=dice, run_now=run_now)

@@ -200,20 +200,54 @@ def _program_or_exit(name: str):
     help="Write each game's end state as a save file in this folder "
     "(read it with `knapper export-final`).",
 )
+@click.option(
+    "--trace",
+    "trace_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write every step of every game to this file as JSON lines.",
+)
 def simulate(
-    ruleset, games, seed, players, jobs, as_json, check_invariants, backend, save_final
+    ruleset, games, seed, players, jobs, as_json, check_invariants, backend, save_final, trace_file
 ) -> None:
     """Play -n seeded random games of RULESET and summarise the results."""
-    from pathlib import Path
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
     from interpreter.api import load
     from interpreter.simulate import simulate as run
 
     load(ruleset)  # report compile errors before starting workers
     if save_final is not None:
         Path(save_final).mkdir(parents=True, exist_ok=True)
+    out = _open_trace(trace_file) if trace_file is not None else None
+    try:
+        summary = _simulate_with_progress(
+            run, ruleset, games, seed, players, jobs, check_invariants, backend, save_final, out
+        )
+    except KnapperError as err:
+        if out is not None and getattr(err, "trace", None):
+            out.write(err.trace)  # type: ignore[attr-defined]
+        raise
+    finally:
+        if out is not None:
+            out.close()
+    if as_json:
+        click.echo(orjson.dumps(summary.to_json(), option=orjson.OPT_INDENT_2).decode())
+        return
+    _print_summary(summary)
+
+
+def _open_trace(path: str):
+    """The trace file, opened for writing, or a one-line error saying why it cannot be."""
+    try:
+        return open(path, "wb")  # noqa: SIM115 - closed by the caller
+    except OSError as err:
+        raise click.FileError(path, hint=err.strerror or str(err)) from None
+
+
+def _simulate_with_progress(
+    run, ruleset, games, seed, players, jobs, check_invariants, backend, save_final, out
+):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -233,11 +267,9 @@ def simulate(
             backend=backend,
             progress=lambda k: bar.advance(task, k),
             save_final=save_final,
+            trace=out.write if out is not None else None,
         )
-    if as_json:
-        click.echo(orjson.dumps(summary.to_json(), option=orjson.OPT_INDENT_2).decode())
-        return
-    _print_summary(summary)
+    return summary
 
 
 @main.command("export-final")
@@ -308,11 +340,18 @@ def _print_summary(summary) -> None:
     default=None,
     help="Go on with a game saved with `s FILE`.",
 )
-def play(ruleset, players, seat, seed, saved) -> None:
+@click.option(
+    "--trace",
+    "trace_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write every step of the game to this file as JSON lines.",
+)
+def play(ruleset, players, seat, seed, saved, trace_file) -> None:
     """Play RULESET at the terminal against random agents."""
     from interpreter.play import play_terminal
 
-    play_terminal(ruleset, players, seat, seed, saved)
+    play_terminal(ruleset, players, seat, seed, saved, trace=trace_file)
 
 
 @main.command()

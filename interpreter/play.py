@@ -2,6 +2,7 @@
 
 Shows what the person may see (their observation), the numbered options and the rule each
 decision comes from; the agents' moves are printed as they happen. `q` quits, `s FILE` saves.
+With a trace file, every step is also written there as JSON lines (interpreter/trace.py).
 """
 
 from __future__ import annotations
@@ -9,18 +10,23 @@ from __future__ import annotations
 import click
 
 from dsl import ast
+from dsl.errors import KnapperError
 from dsl.fmt import cite
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
 from interpreter.save import dump_state, load_state
 
 
-def _show_log(state) -> None:
-    for entry in state.trace:
+def _show_log(state, recorder=None) -> None:
+    if recorder is not None:
+        entries = recorder.sync()
+    else:
+        entries = list(state.trace)
+        state.trace.clear()
+    for entry in entries:
         if entry[0] == "log":
             values = " ".join(state.game.describe(v) for v in entry[2])
             click.echo(click.style(f"  · {entry[1]} {values}".rstrip(), dim=True))
-    state.trace.clear()
 
 
 def _show_position(state, seat: int) -> None:
@@ -50,24 +56,75 @@ def _first_key_is_player(state, spec) -> bool:
 
 
 def play_terminal(
-    ruleset: str, players: int | None, seat: int, seed: int, saved: str | None = None
+    ruleset: str,
+    players: int | None,
+    seat: int,
+    seed: int,
+    saved: str | None = None,
+    trace: str | None = None,
 ) -> None:
     game = load(ruleset)
+    if trace is None:
+        _play(game, players, seat, seed, saved, None)
+        return
+    try:
+        out = open(trace, "wb")  # noqa: SIM115 - closed below
+    except OSError as err:
+        raise click.FileError(trace, hint=err.strerror or str(err)) from None
+    with out:
+
+        def write(line: bytes) -> None:
+            out.write(line)
+            out.flush()  # the trace is complete up to the last step, even if play is killed
+
+        _play(game, players, seat, seed, saved, write)
+
+
+def _play(game, players, seat, seed, saved, write) -> None:
+    from interpreter.trace import Recorder, start_traced
+
+    recorder = None
     if saved is not None:
         with open(saved, "rb") as file:
             state = load_state(file.read(), game, path=saved)
+        if write is not None:
+            recorder = Recorder(state, seed, write, loaded=saved)
+    elif write is not None:
+        state, recorder = start_traced(game, players, seed, write)
     else:
         state = new_game(game, players=players, seed=seed)
-    state.trace = []  # the rules' `log` lines are shown as they happen
+    if state.trace is None:
+        state.trace = []  # the rules' `log` lines are shown as they happen
     you = seat - 1
     if not 0 <= you < state.n:
         raise click.BadParameter(f"seat must be 1..{state.n}", param_hint="--seat")
-    agent = RandomAgent(seed)
     click.echo(
         f"{game.title}: you are P{seat} of {state.n}. Type a number, `q` to quit, `s FILE` to save."
     )
+    try:
+        finished = _loop(state, you, RandomAgent(seed), recorder)
+    except KnapperError as err:
+        if recorder is not None:
+            recorder.fail(err)
+        raise
+    if not finished:
+        if recorder is not None:
+            recorder.emit("abandoned", decisions=state.decisions)
+        return
+    outcome = state.outcome()
+    assert outcome is not None, "the loop ends only when the game is over or abandoned"
+    winners = ", ".join(f"P{p + 1}" for p in outcome["winners"]) or "nobody"
+    click.echo(click.style(f"game over: winner(s) {winners}", bold=True))
+    if outcome["scores"] is not None:
+        click.echo("scores: " + ", ".join(f"P{i + 1} {s}" for i, s in enumerate(outcome["scores"])))
+
+
+def _loop(state, you: int, agent, recorder) -> bool:
+    """Decisions until the game is over (True) or the person quits (False)."""
+    game = state.game
+    seat = you + 1
     while (decision := state.decision()) is not None:
-        _show_log(state)
+        _show_log(state, recorder)
         site = game.sites[decision.site]
         rule = f" ({cite(site.cite).strip()})" if site.cite else ""
         if decision.player != you:
@@ -83,7 +140,7 @@ def play_terminal(
             answer = click.prompt("your choice", default="", show_default=False).strip()
             if answer == "q":
                 click.echo("game abandoned")
-                return
+                return False
             if answer.startswith("s "):
                 with open(answer[2:].strip(), "wb") as out:
                     out.write(dump_state(state))
@@ -93,10 +150,5 @@ def play_terminal(
                 state.apply(decision.options[int(answer) - 1])
                 break
             click.echo(f"type a number from 1 to {len(decision.options)}")
-    _show_log(state)
-    outcome = state.outcome()
-    assert outcome is not None, "the loop above ends only when the game is over"
-    winners = ", ".join(f"P{p + 1}" for p in outcome["winners"]) or "nobody"
-    click.echo(click.style(f"game over: winner(s) {winners}", bold=True))
-    if outcome["scores"] is not None:
-        click.echo("scores: " + ", ".join(f"P{i + 1} {s}" for i, s in enumerate(outcome["scores"])))
+    _show_log(state, recorder)
+    return True

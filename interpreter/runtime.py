@@ -13,6 +13,8 @@ from interpreter.state import END, RulesetFault
 
 def _die(st, sides: int) -> int:
     if st.script:
+        if st.script.__class__ is not list:  # a trace's dice tap (interpreter/trace.py)
+            return st.script.roll(st, sides)
         value = st.script.pop(0)
         if not 1 <= value <= sides:
             raise RulesetFault("K406", f"scripted die {value} does not fit a {sides}-sided die")

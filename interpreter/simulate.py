@@ -2,7 +2,8 @@
 
 `simulate(name, games, seed, players, jobs)` plays games `seed .. seed+games-1` (each game's
 dice and agents seeded from its own number, so results do not depend on how games are split
-across workers) and returns a `Summary` of wins per seat, game length and speed.
+across workers) and returns a `Summary` of wins per seat, game length and speed. With `trace`,
+every game's steps are written as JSON lines (interpreter/trace.py), in the order of seeds.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class GameResult:
     decisions: int
     rounds: int
     seconds: float
+    trace: bytes | None = attrs.field(default=None, repr=False, eq=False)  # its JSON lines
 
 
 @attrs.frozen
@@ -55,18 +57,30 @@ def play_one(
     seed: int,
     check_invariants: bool = False,
     save_final: str | None = None,
+    trace: bool = False,
 ) -> GameResult:
     """One seeded game; with `save_final`, its end state is written as a save file in that
-    folder, named `<ruleset>-<players>p-seed<seed>.json`."""
+    folder, named `<ruleset>-<players>p-seed<seed>.json`; with `trace`, the result holds the
+    game's trace (and an error raised by the game holds the trace up to it, as `.trace`)."""
     game = load(name)
     start = time.perf_counter()
-    state = new_game(game, players=players, seed=seed)
+    lines: list[bytes] = []
     try:
-        play_out(state, RandomAgent(seed), check_invariants=check_invariants)
+        if trace:
+            from interpreter.trace import play_traced, start_traced
+
+            state, recorder = start_traced(game, players, seed, lines.append)
+            play_traced(state, recorder, RandomAgent(seed), check_invariants=check_invariants)
+        else:
+            state = new_game(game, players=players, seed=seed)
+            play_out(state, RandomAgent(seed), check_invariants=check_invariants)
     except KnapperError as err:
         replay = f"knapper simulate {name} -n 1 --seed {seed} --players {players}"
         first = attrs.evolve(err.diagnostics[0], hint=f"in the game with seed {seed}; {replay}")
-        raise type(err)([first] + err.diagnostics[1:], err.sources) from None
+        again = type(err)([first] + err.diagnostics[1:], err.sources)
+        if trace:
+            again.trace = b"".join(lines)  # type: ignore[attr-defined]
+        raise again from None
     outcome = state.outcome()
     assert outcome is not None, "play_out returns finished games"
     result = GameResult(
@@ -76,6 +90,7 @@ def play_one(
         outcome["decisions"],
         outcome["rounds"],
         time.perf_counter() - start,
+        b"".join(lines) if trace else None,
     )
     if save_final is not None:
         from pathlib import Path
@@ -87,8 +102,8 @@ def play_one(
     return result
 
 
-def _batch(name, players, seeds, check_invariants, save_final=None):
-    return [play_one(name, players, s, check_invariants, save_final) for s in seeds]
+def _batch(name, players, seeds, check_invariants, save_final=None, trace=False):
+    return [play_one(name, players, s, check_invariants, save_final, trace) for s in seeds]
 
 
 def simulate(
@@ -101,7 +116,10 @@ def simulate(
     backend: str | None = None,
     progress: Callable[[int], None] | None = None,
     save_final: str | None = None,
+    trace: Callable[[bytes], object] | None = None,
 ) -> tuple[Summary, list[GameResult]]:
+    """With `trace`, each game's trace is passed to it, in the order of seeds, as soon as
+    the game (or its batch) is done, and is not kept in the results."""
     game = load(name)
     n = players if players is not None else game.players[0]
     seeds = list(range(seed, seed + games))
@@ -109,18 +127,28 @@ def simulate(
     batches = [seeds[i : i + chunk] for i in range(0, len(seeds), chunk)]
     start = time.perf_counter()
     results: list[GameResult] = []
+    tracing = trace is not None
+
+    def keep(done: list[GameResult]) -> None:
+        for result in done:
+            if trace is not None and result.trace is not None:
+                trace(result.trace)
+                result = attrs.evolve(result, trace=None)
+            results.append(result)
+
     if jobs == 1:
         for batch in batches:
-            results += _batch(name, n, batch, check_invariants, save_final)
+            for s in batch:  # one at a time, so a game that fails comes after those before
+                keep([play_one(name, n, s, check_invariants, save_final, tracing)])
             if progress:
                 progress(len(batch))
     else:
         # joblib's default is loky (local processes); "dask" or "ray" run the same batches on a
         # cluster once their joblib backends are registered
         runner = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
-        work = (delayed(_batch)(name, n, b, check_invariants, save_final) for b in batches)
+        work = (delayed(_batch)(name, n, b, check_invariants, save_final, tracing) for b in batches)
         for done in runner(work):
-            results += done
+            keep(done)
             if progress:
                 progress(len(done))
     elapsed = time.perf_counter() - start

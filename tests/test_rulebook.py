@@ -1,0 +1,186 @@
+"""Generated rulebooks (`knapper doc`) and the Findings page of the docs site.
+
+A small ruleset is rendered exactly as tests/rulebooks/*.md expect; every bundled ruleset
+renders, with every in-page link landing on a heading, and its page in docs/rulebooks/ is
+current. Regenerate all of them with `python tests/rulebooks/regen.py` and review the diff.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import os
+import re
+from pathlib import Path
+
+import markdown
+import orjson
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from dsl import ast
+from dsl.errors import read_source
+from dsl.pipeline import load_program
+from dsl.resolve import bundled_names, find_ruleset
+from dsl.rulebook import base_program, render_rulebook
+from dsl.rulebook_findings import render_findings
+from dsl.rulebook_md import plain
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent / "rulebooks"
+PAGES = ROOT / "docs" / "rulebooks"
+FINDINGS = ROOT / "docs" / "findings.md"
+SMALL = ("tiny.knap", "tiny-long.knap")  # a ruleset and a variant of it, by path
+# the rulebooks whose consistency the Findings page reports
+LINTED = ("neanderthal", "aurignac", "cro-magnon")
+REGEN = "python tests/rulebooks/regen.py"
+
+
+@functools.cache
+def rulebook(name_or_path: str) -> str:
+    path = find_ruleset(name_or_path)
+    assert path is not None, name_or_path
+    program, diagnostics, _ = load_program(read_source(path), str(path))
+    errors = [d for d in diagnostics if d.severity == "error"]
+    assert program is not None and not errors, errors
+    return render_rulebook(program, base_program(program))
+
+
+def rulebooks_dir() -> Path:
+    """Where the rulebook texts are (outside the project)."""
+    return Path(os.environ.get("KNAPPER_SOURCES") or ROOT.parent / "shared" / "rulebooks")
+
+
+def lint_report(name: str, sources: Path) -> dict | None:
+    """`knapper lint NAME --json`, or None when there is no such command."""
+    if "lint" not in main.commands:
+        return None
+    result = CliRunner().invoke(main, ["lint", name, "--json", "--sources", str(sources)])
+    if result.exit_code not in (0, 1) or not result.stdout.lstrip().startswith("{"):
+        raise AssertionError(f"knapper lint {name} --json failed:\n{result.output}")
+    return orjson.loads(result.stdout)
+
+
+def findings_page(sources: Path) -> str:
+    reports = []
+    for name in LINTED:
+        report = lint_report(name, sources)
+        if report is None:
+            return render_findings([], missing="the `knapper lint` command is not available.")
+        path = find_ruleset(name)
+        assert path is not None
+        program, _, _ = load_program(read_source(path), str(path))
+        title = program.one(ast.Title) if program else None
+        reports.append((title.text if title else name, report))
+    return render_findings(reports)
+
+
+def _diff(expected: str, actual: str, path: Path) -> str:
+    lines = difflib.unified_diff(
+        expected.splitlines(True), actual.splitlines(True), str(path), "now", n=2
+    )
+    return "".join(list(lines)[:80])
+
+
+def _same(path: Path, actual: str) -> None:
+    assert path.exists(), f"{path} is missing: run {REGEN}"
+    expected = path.read_text(encoding="utf-8")
+    assert actual == expected, f"{path} is out of date: run {REGEN}\n" + _diff(
+        expected, actual, path
+    )
+
+
+def _dangling_links(text: str) -> list[str]:
+    """In-page links that land on no heading, as the docs site renders the page."""
+    html = markdown.markdown(text, extensions=["toc", "tables"])
+    ids = set(re.findall(r'id="([^"]+)"', html))
+    return [a for a in re.findall(r'href="#([^"]*)"', html) if a not in ids]
+
+
+# ------------------------------------------------------------------ a small ruleset, exactly
+@pytest.mark.parametrize("file", SMALL)
+def test_small_ruleset_renders_exactly(file):
+    actual = rulebook(str(HERE / file))
+    _same(HERE / file.replace(".knap", ".md"), actual)
+    assert _dangling_links(actual) == []
+
+
+def test_small_rulebook_names_every_part():
+    text = rulebook(str(HERE / "tiny.knap"))
+    for part in ("## Parameters", "## Playing a round", "### race", "### track", "### camps"):
+        assert part in text
+    assert "| 3 | `puddle` | Puddle | `mud` | `0` |" in text  # a rolled row with its range
+    assert "No row covers the roll 4." in text
+    assert "- **CONTRADICTION** `goal_twice` (§2, §7)" in text
+    assert "| `camp` | `player` | camps | `north` | its owner | §4 |" in text
+    # a rule without a comment is described from its signature
+    assert "Rest, for player `p`." in text
+
+
+def test_variant_lists_what_it_changes():
+    text = rulebook(str(HERE / "tiny-long.knap"))
+    assert "## What this variant changes" in text
+    assert "- §8: goal (How far a racer must go to win.): 20 instead of 10" in text
+
+
+def test_plain_text_escapes_markup_but_not_names_or_code():
+    assert plain("a *b* [c] <d>") == r"a \*b\* \[c\] \<d\>"
+    assert plain("slot_card and _x_") == r"slot_card and \_x\_"
+    assert plain("use `a_b * c`") == "use `a_b * c`"
+
+
+# ------------------------------------------------------------------ every bundled ruleset
+@pytest.mark.parametrize("name", bundled_names())
+def test_bundled_ruleset_renders_with_working_links(name):
+    text = rulebook(name)
+    assert text.startswith("# ")
+    assert _dangling_links(text) == []
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_committed_rulebook_page_is_current(name):
+    _same(PAGES / f"{name}.md", rulebook(name))
+
+
+def test_every_rulebook_page_is_in_the_docs_navigation():
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    listed: set[str] = set()
+    for entry in config["nav"]:
+        for value in entry.values():
+            if isinstance(value, list):
+                listed |= {v for item in value for v in item.values()}
+            else:
+                listed.add(value)
+    pages = {f"rulebooks/{p.name}" for p in PAGES.glob("*.md")}
+    assert pages == {f"rulebooks/{n}.md" for n in bundled_names()}
+    assert pages | {"findings.md"} <= listed
+
+
+# ------------------------------------------------------------------ the command
+def test_doc_command_prints_and_writes_the_rulebook(tmp_path):
+    runner = CliRunner()
+    printed = runner.invoke(main, ["doc", "pig"])
+    assert printed.exit_code == 0, printed.output
+    assert printed.stdout == rulebook("pig")
+    out = tmp_path / "book" / "pig.md"
+    written = runner.invoke(main, ["doc", "pig", "-o", str(out)])
+    assert written.exit_code == 0, written.output
+    assert out.read_text(encoding="utf-8") == rulebook("pig")
+
+
+def test_doc_command_rejects_an_unknown_ruleset():
+    result = CliRunner().invoke(main, ["doc", "no-such-game"])
+    assert result.exit_code == 1
+    assert "K100" in result.output
+
+
+# ------------------------------------------------------------------ the Findings page
+def test_findings_page_is_current():
+    sources = rulebooks_dir()
+    if not sources.is_dir():
+        pytest.skip(f"the rulebook texts are not at {sources} (set KNAPPER_SOURCES)")
+    actual = findings_page(sources)
+    _same(FINDINGS, actual)
+    assert _dangling_links(actual) == []
