@@ -340,22 +340,6 @@ def reachable(program: Program) -> set[str]:
     return seen
 
 
-def setup_decides(program: Program) -> bool:
-    """Whether the setup (or anything it calls) can stop for a decision."""
-    callable_ = {d.name: d for d in program.decls.values() if isinstance(d, (ast.Proc, ast.Fn))}
-    todo: list = [d for d in program.decls.values() if isinstance(d, ast.Setup)]
-    seen: set[str] = set()
-    while todo:
-        node = todo.pop()
-        for n in walk(node):
-            if isinstance(n, ast.Choose):
-                return True
-            if isinstance(n, ast.CallStmt) and n.name in callable_ and n.name not in seen:
-                seen.add(n.name)
-                todo.append(callable_[n.name])
-    return False
-
-
 def _unreachable(program: Program) -> list[Diagnostic]:
     reached = reachable(program)
     out = []

@@ -25,14 +25,21 @@ class RandomAgent:
 
 
 def play_out(state: State, agents: list[Agent] | Agent, check_invariants: bool = False) -> State:
-    """Let the agents decide until the game ends; returns the same (now finished) state."""
+    """Let the agents decide until the game ends; returns the same (now finished) state.
+    With `check_invariants`, the invariants are checked at the first decision too."""
+    if check_invariants:
+        _check(state)
     while (decision := state.decision()) is not None:
         agent = agents[decision.player] if isinstance(agents, list) else agents
         state.apply(agent(state, decision))
         if check_invariants:
-            broken = state.check_invariants()
-            if broken:
-                from dsl.errors import RulesetRuntimeError
-
-                raise RulesetRuntimeError(broken)
+            _check(state)
     return state
+
+
+def _check(state: State) -> None:
+    broken = state.check_invariants()
+    if broken:
+        from dsl.errors import RulesetRuntimeError
+
+        raise RulesetRuntimeError(broken)

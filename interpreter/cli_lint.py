@@ -84,21 +84,17 @@ def lint_ruleset(
             text = read_source_text(found, declared.text)
     result = lint(program, checked, text, notices)
     if setup_check and not any(d.severity == "error" for d in checked):
-        from dsl.lint import setup_decides
-
-        if setup_decides(program):
-            result.notices.append(
-                "the setup makes decisions: declared counts are checked by --simulate, not here"
-            )
-        else:
-            extra = setup_findings(program)
-            result = LintResult(result.diagnostics + extra, result.notices, result.sources)
+        extra = setup_findings(program)
+        result = LintResult(result.diagnostics + extra, result.notices, result.sources)
     return result
 
 
 def setup_findings(program) -> list[Diagnostic]:
-    """Counts that exceed what the ruleset declares: the declared invariants, evaluated once
-    the setup has dealt everything it deals without a decision (seed 0, every player count)."""
+    """Counts that exceed what the ruleset declares: the declared invariants, checked after
+    every decision of the setup and when the first round begins (seed 0, every player
+    count; the setup's own decisions are taken by the seeded random agent)."""
+    import random
+
     from dsl.check import check_program
     from dsl.compile import Compiler
     from interpreter.state import start
@@ -110,16 +106,25 @@ def setup_findings(program) -> list[Diagnostic]:
     for n in range(lo, hi + 1):
         try:
             state = start(game, n, 0)
+            agent = random.Random(0)
+            # as `--check-invariants` does, the invariants are checked once a decision has
+            # been taken (or when the first round begins), not before the setup's first one
+            broken = state.check_invariants() if state.rounds > 0 else []
+            for _ in range(2000):  # a setup asks a bounded number of questions
+                if broken or state.pending is None or state.rounds > 0:
+                    break
+                state.apply(agent.choice(state.pending[1]))
+                broken = state.check_invariants()
         except KnapperError:
             continue  # a setup that fails is a runtime finding of --simulate, not this check
-        for broken in state.check_invariants():
+        for problem in broken:
             out.append(
                 diag(
                     "K820",
-                    f"with {n} players, {broken.message} right after the setup",
-                    broken.span,
+                    f"with {n} players, {problem.message} during the setup",
+                    problem.span,
                     severity="error",
-                    cite=broken.cite,
+                    cite=problem.cite,
                     hint="a count dealt by the setup exceeds (or misses) the declared total",
                 )
             )
