@@ -77,17 +77,21 @@ def dynamic_findings(
     n = players if players is not None else game.players[0]
     probe = _Probe(game)
     asked: set[int] = set()
+    offered: dict[int, set[str]] = {}
     failures: list[Failure] = []
     for s in range(seed, seed + games):
-        failure = _play(probe.game, n, s, asked)
+        failure = _play(probe.game, n, s, asked, offered)
         if failure is not None:
             failures.append(failure)
     found = _never_ran(game, probe.ran, games)
+    found += _never_offered(game, offered, games)
     found += _failed(game, n, failures, games)
     return sorted(found, key=Diagnostic.sort_key)
 
 
-def _play(game: Game, n: int, seed: int, asked: set[int]) -> Failure | None:
+def _play(
+    game: Game, n: int, seed: int, asked: set[int], offered: dict[int, set[str]]
+) -> Failure | None:
     """One random game, watched: the first thing that goes wrong in it, if anything."""
     taken: list[Any] = []
     state: State | None = None
@@ -97,6 +101,9 @@ def _play(game: Game, n: int, seed: int, asked: set[int]) -> Failure | None:
         agent = RandomAgent(seed)
         while not broken and (decision := state.decision()) is not None:
             asked.add(decision.site)
+            offered.setdefault(decision.site, set()).update(
+                o for o in decision.options if isinstance(o, str) and o in game.rows
+            )
             option = agent(state, decision)
             taken.append(option)
             state.apply(option)
@@ -151,6 +158,39 @@ def _never_ran(game: Game, ran: set[tuple[int, int]], games: int) -> list[Diagno
                 hint="the branch or loop around it is never taken",
             )
         )
+    return found
+
+
+def _never_offered(game: Game, offered: dict[int, set[str]], games: int) -> list[Diagnostic]:
+    """Rows of a table that a decision offers, which it never offered in any game: a card
+    whose cost can never be paid, or whose condition never holds (K857). A decision counts
+    for a table once it has offered at least half of its rows: a decision that offers only
+    some kinds of row by design (the spear cards of a hand) is not a finding."""
+    played = f"{games} random game{'s' if games != 1 else ''}"
+    found = []
+    for site_index, rows in sorted(offered.items()):
+        site = game.sites[site_index]
+        for table, members in game.tables.items():
+            seen = rows & set(members)
+            if len(seen) < 2 or 2 * len(seen) < len(set(members)):
+                continue
+            missing = sorted(set(members) - seen)
+            if not missing:
+                continue
+            names = ", ".join(game.describe(r) for r in missing[:8])
+            more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
+            found.append(
+                diag(
+                    "K857",
+                    f"the decision {site.prompt!r} offered {len(seen)} of the "
+                    f"{len(set(members))} rows of {table!r} in {played}, never {names}{more}",
+                    site.span,
+                    severity="warning",
+                    cite=site.cite,
+                    hint="a cost that can never be paid, or a condition that never holds; "
+                    "more games (--simulate N) may offer it",
+                )
+            )
     return found
 
 

@@ -305,3 +305,25 @@ def test_recorder_on_a_loaded_state(ttt_save):
     play_traced(state, recorder, lambda _s, d: d.options[0])
     lines = lines_of(out.getvalue())
     assert lines[0]["loaded"] == str(ttt_save) and lines[1]["n"] == 3
+
+
+def test_coverage_finds_a_row_whose_cost_is_never_paid():
+    game = compile_text(
+        """
+ruleset "shop"
+players 1
+record item { cost: int }
+table goods: item { bread "Bread" (1)  salt "Salt" (2)  crown "Crown" (10) }
+var coins: int = 0
+round max 3 {
+  coins += roll 1d3
+  let g = choose player(1) from [x for x in rows(goods) if x.cost <= coins] + ["save"]
+    as "buy something" §shop
+  if g != "save" { coins -= g.cost }
+  if round_number == 3 { end game winners [] }
+}
+""",
+        "shop.knap",
+    )
+    found = [d for d in dynamic_findings(game, None, 30, 0) if d.code == "K857"]
+    assert len(found) == 1 and "never Crown" in found[0].message and found[0].cite == "shop"
