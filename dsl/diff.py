@@ -13,7 +13,7 @@ import attrs
 
 from dsl import ast
 from dsl.fmt import args, expr
-from dsl.resolve import Program
+from dsl.resolve import BASE_MARK, Program
 
 
 @attrs.frozen
@@ -38,8 +38,8 @@ def diff_programs(base: Program, variant: Program) -> list[Change]:
     changes: list[Change] = []
     for key, new in variant.decls.items():
         old = base.decls.get(key)
-        if old == new:
-            continue
+        if old == new or (BASE_MARK in key and key not in base.decls):
+            continue  # (a superseded rule that its replacement calls is part of that change)
         where = variant.origin.get(key)
         line = where.line if where is not None else 0
         if old is None:
@@ -78,10 +78,24 @@ def _changed(key, old, new, base: Program, variant: Program, line: int) -> list[
             text = f"replaces {new.kind} {new.name}: {_sentence(new.text)}"
         case _:
             about = _about(new, variant) or _about(old, base)
-            text = f"replaces {_what(new)}" + (f": {about}" if about else "")
+            text = f"replaces {_what(new)}"
+            if any(BASE_MARK in c for c in _called(new)):
+                text += ", calling the rule it replaces"
             if _cite(old) and _cite(old) != cite:
                 text += f" (was §{_cite(old)})"
+            text += f": {about}" if about else ""
     return [Change("changed", key, text, cite, line)]
+
+
+def _called(node) -> set[str]:
+    """The names of everything a declaration calls."""
+    if isinstance(node, (ast.CallStmt, ast.CallExpr)):
+        return {node.name} | _called(node.args)
+    if isinstance(node, (tuple, list)):
+        return set().union(*(_called(n) for n in node)) if node else set()
+    if attrs.has(type(node)):
+        return set().union(*(_called(getattr(node, f.name)) for f in attrs.fields(type(node))))
+    return set()
 
 
 def _row(r: ast.Row) -> str:

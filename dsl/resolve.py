@@ -18,6 +18,10 @@ from dsl.errors import Diagnostic, KnapperError, Note, Span, diag, did_you_mean,
 from dsl.parse import parse
 from dsl.resources import rulesets_root
 
+# The rule a `replace` supersedes, when the new rule calls it with `base(...)`, is kept as
+# `<name>__base_<k>`.
+BASE_MARK = "__base_"
+
 OVERLAYS = (ast.SetParam, ast.Replace, ast.AddDecl, ast.AddRow, ast.RemoveDecl, ast.RemoveRow)
 
 
@@ -351,7 +355,20 @@ def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
                 )
             )
         else:
-            decls[key] = item.decl
+            new = item.decl
+            if (
+                isinstance(new, (ast.Proc, ast.Fn))
+                and isinstance(old, (ast.Proc, ast.Fn))
+                and "base" not in decls
+                and _calls(new, "base")
+            ):
+                # `base(...)` in a replacing rule calls the rule it replaces
+                earlier = sum(1 for k in decls if k.startswith(key + BASE_MARK))
+                hidden = f"{key}{BASE_MARK}{earlier + 1}"
+                decls[hidden] = attrs.evolve(old, name=hidden)
+                origin[hidden] = origin[key]
+                new = _renamed_calls(new, "base", hidden)
+            decls[key] = new
             origin[key] = item.span
     elif isinstance(item, ast.AddDecl):
         _define(item.decl, decls, origin, out, in_variant=True)
@@ -396,6 +413,35 @@ def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
             new_rows = tuple(r for r in table.rows if r.name != item.row)
         decls[item.table] = attrs.evolve(table, rows=new_rows)
         origin[item.table] = item.span
+
+
+def _calls(node, name: str) -> bool:
+    """Whether `node` calls `name` anywhere (as a statement or in an expression)."""
+    if isinstance(node, (ast.CallStmt, ast.CallExpr)) and node.name == name:
+        return True
+    if isinstance(node, (tuple, list)):
+        return any(_calls(n, name) for n in node)
+    if attrs.has(type(node)):
+        return any(_calls(getattr(node, f.name), name) for f in attrs.fields(type(node)))
+    return False
+
+
+def _renamed_calls(node, old: str, new: str):
+    """`node` with every call of `old` made a call of `new`."""
+    if isinstance(node, tuple):
+        return tuple(_renamed_calls(n, old, new) for n in node)
+    if isinstance(node, list):
+        return [_renamed_calls(n, old, new) for n in node]
+    if not attrs.has(type(node)) or isinstance(node, Span):
+        return node
+    changes = {
+        f.name: _renamed_calls(getattr(node, f.name), old, new)
+        for f in attrs.fields(type(node))
+        if f.init
+    }
+    if isinstance(node, (ast.CallStmt, ast.CallExpr)) and node.name == old:
+        changes["name"] = new
+    return attrs.evolve(node, **changes)
 
 
 def _kind(decl) -> str:

@@ -191,3 +191,24 @@ def test_a_scenario_of_n_combines_with_the_two_player_game(tmp_path):
         state = new_game(game, players=2, seed=seed)
         play_out(state, RandomAgent(seed), check_invariants=True)
         assert state.is_over() and state.get("conversion_portals") == 6
+
+
+def test_a_replacing_rule_calls_the_rule_it_replaces_with_base(tmp_path):
+    (tmp_path / "b.knap").write_text(
+        'ruleset "b"\nplayers 2\nvar n: int = 0\nvar doubled: int = 0\n'
+        "proc gain(k: int) { n += k }\nfn double(x: int): int = 2 * x\n"
+        "round max 1 { gain(3) doubled = double(5) end game winners [] }\n"
+    )
+    (tmp_path / "v.knap").write_text(
+        'variant "v" extends "b.knap"\n'
+        "replace proc gain(k: int) { base(k) n += 1 }\n"
+        "replace fn double(x: int): int = base(x) + 1\n"
+    )
+    (tmp_path / "w.knap").write_text(
+        'variant "w" extends "v.knap"\nreplace proc gain(k: int) { base(k) n += 100 }\n'
+    )
+    v = new_game(compile_text((tmp_path / "v.knap").read_text(), str(tmp_path / "v.knap")), 2)
+    assert v.get("n") == 4 and v.get("doubled") == 11
+    # replaced again: each `base` is the rule just before
+    w = new_game(compile_text((tmp_path / "w.knap").read_text(), str(tmp_path / "w.knap")), 2)
+    assert w.get("n") == 104
