@@ -6,6 +6,7 @@ Every node has a `span` that is ignored by equality, so tests compare structure 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Union
 
 import attrs
@@ -676,3 +677,15 @@ def decl_key(decl: Decl) -> str:
     if name is not None:
         return name
     return type(decl).__name__.lower()
+
+
+def walk(node) -> Iterator:
+    """Every AST node inside `node` (itself included), depth first, in source order."""
+    if isinstance(node, (tuple, list)):
+        for item in node:
+            yield from walk(item)
+    elif attrs.has(type(node)) and not isinstance(node, Span):
+        yield node
+        for field in attrs.fields(type(node)):
+            if field.name != "span":
+                yield from walk(getattr(node, field.name))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import attrs
 
 from dsl import ast
+from dsl.comments import comment_of
 from dsl.fmt import args, expr
 from dsl.resolve import BASE_MARK, Program
 
@@ -77,7 +78,7 @@ def _changed(key, old, new, base: Program, variant: Program, line: int) -> list[
         case ast.Note():
             text = f"replaces {new.kind} {new.name}: {_sentence(new.text)}"
         case _:
-            about = _about(new, variant) or _about(old, base)
+            about = comment_of(new, variant) or comment_of(old, base)
             text = f"replaces {_what(new)}"
             if any(BASE_MARK in c for c in _called(new)):
                 text += ", calling the rule it replaces"
@@ -89,13 +90,7 @@ def _changed(key, old, new, base: Program, variant: Program, line: int) -> list[
 
 def _called(node) -> set[str]:
     """The names of everything a declaration calls."""
-    if isinstance(node, (ast.CallStmt, ast.CallExpr)):
-        return {node.name} | _called(node.args)
-    if isinstance(node, (tuple, list)):
-        return set().union(*(_called(n) for n in node)) if node else set()
-    if attrs.has(type(node)):
-        return set().union(*(_called(getattr(node, f.name)) for f in attrs.fields(type(node))))
-    return set()
+    return {n.name for n in ast.walk(node) if isinstance(n, (ast.CallStmt, ast.CallExpr))}
 
 
 def _row(r: ast.Row) -> str:
@@ -125,7 +120,7 @@ def _table_changes(key, old: ast.Table, new: ast.Table, cite, line) -> list[Chan
 def _added(new, program: Program) -> str:
     if isinstance(new, ast.Note):
         return f"adds {new.kind} {new.name}: {_sentence(new.text)}"
-    about = _about(new, program)
+    about = comment_of(new, program)
     return f"adds {_what(new)}" + (f": {about}" if about else "")
 
 
@@ -145,7 +140,7 @@ def _what(decl) -> str:
 
 
 def _label(key: str, decl, program: Program) -> str:
-    about = _about(decl, program)
+    about = comment_of(decl, program)
     return f"{key} ({about})" if about else key
 
 
@@ -155,34 +150,3 @@ def _players(p: ast.Players) -> str:
 
 def _cite(decl) -> str | None:
     return getattr(decl, "cite", None)
-
-
-def _about(decl, program: Program) -> str | None:
-    """The comment that explains a declaration: the comment at the end of its first line,
-    or else the lines of comment just above it."""
-    span = getattr(decl, "span", None)
-    if span is None or span.line <= 0:
-        return None
-    lines = program.sources.get(span.file, "").split("\n")
-    if span.line > len(lines):
-        return None
-    code, comment = _split_comment(lines[span.line - 1])
-    if comment and code.strip():
-        return comment
-    above: list[str] = []
-    i = span.line - 2
-    while i >= 0 and lines[i].strip().startswith("#"):
-        above.insert(0, lines[i].strip().lstrip("#").strip())
-        i -= 1
-    return " ".join(above) or None
-
-
-def _split_comment(line: str) -> tuple[str, str]:
-    """A line's code and its comment (a `#` outside a string starts the comment)."""
-    in_string = False
-    for i, ch in enumerate(line):
-        if ch == '"':
-            in_string = not in_string
-        elif ch == "#" and not in_string:
-            return line[:i], line[i + 1 :].strip()
-    return line, ""

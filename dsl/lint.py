@@ -55,26 +55,12 @@ def _order(d: Diagnostic) -> tuple:
 
 
 # ------------------------------------------------------------------ walking the tree
-def walk(node) -> Iterator:
-    """Every AST node below `node` (itself included), depth first."""
-    if isinstance(node, (tuple, list)):
-        for item in node:
-            yield from walk(item)
-        return
-    if not attrs.has(type(node)) or isinstance(node, Span):
-        return
-    yield node
-    for field in attrs.fields(type(node)):
-        if field.name != "span":
-            yield from walk(getattr(node, field.name))
-
-
 def cites(program: Program) -> Iterator[tuple[str, Span]]:
     """Every citation in the program with the place that makes it."""
     if program.cite and program.header is not None:
         yield program.cite, program.header
     for decl in program.decls.values():
-        for node in walk(decl):
+        for node in ast.walk(decl):
             cite = getattr(node, "cite", None)
             if isinstance(cite, str):
                 yield cite, node.span
@@ -314,7 +300,7 @@ def _sets(item) -> Iterator[tuple[str, object, Span, str | None]]:
 # ------------------------------------------------------------------ what never runs
 def _calls(node) -> set[str]:
     names = set()
-    for n in walk(node):
+    for n in ast.walk(node):
         if isinstance(n, (ast.CallStmt, ast.CallExpr)):
             names.add(n.name)
         elif isinstance(n, ast.NameRef):
@@ -372,7 +358,7 @@ def _unused(program: Program) -> list[Diagnostic]:
     read: set[str] = set()  # state read by some expression
     enumerated: set[str] = set()  # enums, tables and maps used as a whole
     for decl in live:
-        for n in walk(decl):
+        for n in ast.walk(decl):
             if isinstance(n, ast.NameRef):
                 named.add(n.name)
                 read.add(n.name)

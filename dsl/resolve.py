@@ -417,13 +417,9 @@ def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
 
 def _calls(node, name: str) -> bool:
     """Whether `node` calls `name` anywhere (as a statement or in an expression)."""
-    if isinstance(node, (ast.CallStmt, ast.CallExpr)) and node.name == name:
-        return True
-    if isinstance(node, (tuple, list)):
-        return any(_calls(n, name) for n in node)
-    if attrs.has(type(node)):
-        return any(_calls(getattr(node, f.name), name) for f in attrs.fields(type(node)))
-    return False
+    return any(
+        isinstance(n, (ast.CallStmt, ast.CallExpr)) and n.name == name for n in ast.walk(node)
+    )
 
 
 def _renamed_calls(node, old: str, new: str):

@@ -11,7 +11,6 @@ signature, with its decisions, dice, calls and ends listed from its body.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +18,13 @@ import attrs
 
 from dsl import ast
 from dsl import rulebook_parts as parts
+from dsl.comments import comment_of
 from dsl.diff import diff_programs
 from dsl.errors import Span, read_source
 from dsl.fmt import expr, params, type_text
 from dsl.resolve import Program, resolve_text
 from dsl.resources import rulesets_root
-from dsl.rulebook_md import Page, code, comment_of, link, plain, section, words
+from dsl.rulebook_md import Page, code, link, plain, section, words
 
 KINDS = {"proc": "Procedure", "phase": "Phase", "step": "Step"}
 
@@ -88,18 +88,6 @@ def _shown_path(path: str) -> str:
 
 
 # ------------------------------------------------------------------ the walk
-def nodes(x) -> Iterator:
-    """Every AST node inside `x`, in source order."""
-    if isinstance(x, tuple):
-        for item in x:
-            yield from nodes(item)
-    elif attrs.has(type(x)) and not isinstance(x, Span):
-        yield x
-        for f in attrs.fields(type(x)):
-            if f.name != "span":
-                yield from nodes(getattr(x, f.name))
-
-
 class _Walk:
     """Who calls whom, and which rules have been described already."""
 
@@ -119,7 +107,7 @@ class _Walk:
 
     def calls(self, body) -> list[str]:
         found: list[str] = []
-        for n in nodes(body):
+        for n in ast.walk(body):
             if isinstance(n, ast.CallStmt) and n.name in self.procs and n.name not in found:
                 found.append(n.name)
         return found
@@ -179,7 +167,7 @@ def _body_facts(body, walk: _Walk) -> list[str]:
     decisions = []
     dice: list[str] = []
     ends = []
-    for n in nodes(body):
+    for n in ast.walk(body):
         if isinstance(n, ast.Choose):
             prompt = f"*{plain(n.prompt)}*" if n.prompt else f"choose {code(n.name)}"
             cite = f", {section(n.cite)}" if n.cite else ""
@@ -302,7 +290,9 @@ def _end(page: Page, program: Program, walk: _Walk) -> None:
             continue
         where = owner if owner is not None else link(decl.name)
         ends += [
-            f"- In {where}: {_ending(n)}." for n in nodes(decl.body) if isinstance(n, ast.EndGame)
+            f"- In {where}: {_ending(n)}."
+            for n in ast.walk(decl.body)
+            if isinstance(n, ast.EndGame)
         ]
     rnd = program.one(ast.Round)
     if rnd is not None:

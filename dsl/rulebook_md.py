@@ -2,8 +2,8 @@
 
 A `Page` collects the rulebook's lines; its headings get the anchors the docs site gives
 them (Python-Markdown's `toc` slugs, made unique in page order), so a link to a rule
-written before the rule's own heading still lands on it. `comment_of` finds the words a
-ruleset's author wrote about a declaration.
+written before the rule's own heading still lands on it. `comment_of` (dsl/comments.py)
+finds the words a ruleset's author wrote about a declaration.
 """
 
 from __future__ import annotations
@@ -11,11 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from dsl.diff import _split_comment
-from dsl.resolve import Program
-
 _LINK = re.compile("\x00([^\x00]*)\x00")
-_SEPARATOR = re.compile(r"^[=\-_*~#]{4,}")  # a comment line that rules off a part of a file
 # markup characters; `_` only where it could open or close emphasis (not inside a name)
 _MARKUP = re.compile(r"([\\*\[\]<>`]|(?<!\w)_|_(?!\w))")
 
@@ -108,43 +104,3 @@ def table(header: list[str], rows: list[list[str]]) -> list[str]:
 def words(name: str) -> str:
     """An identifier as words: `growth_phase` -> "growth phase"."""
     return name.strip("_").replace("_", " ") or name
-
-
-# ------------------------------------------------------------------ comments
-def comment_of(decl, program: Program, above: bool = True) -> str | None:
-    """What the ruleset says about a declaration in its own words: the comment at the end of
-    its first line, or else (when `above`) the comment lines just above it, up to a blank
-    line or a line that rules off a part of the file."""
-    span = getattr(decl, "span", None)
-    if span is None or span.line <= 0:
-        return None
-    lines = program.sources.get(span.file, "").split("\n")
-    if span.line > len(lines):
-        return None
-    code_part, comment = _split_comment(lines[span.line - 1])
-    if comment and code_part.strip():
-        return comment
-    if not above:
-        return None
-    found: list[str] = []
-    i = span.line - 2
-    while i >= 0 and lines[i].strip().startswith("#"):
-        text = lines[i].strip().lstrip("#").strip()
-        if _SEPARATOR.match(text):
-            break
-        found.insert(0, text)
-        i -= 1
-    return _join(found) or None
-
-
-def _join(lines: list[str]) -> str:
-    """Comment lines as one paragraph; a line starting a list item starts a new sentence."""
-    out = ""
-    for line in lines:
-        if not line:
-            continue
-        if out and line.startswith("- "):
-            out += "; " + line[2:]
-        else:
-            out += (" " if out else "") + line
-    return out

@@ -9,9 +9,10 @@ them knows any game: every word comes from the ruleset's names, values and comme
 from __future__ import annotations
 
 from dsl import ast
+from dsl.comments import comment_of
 from dsl.fmt import expr, params, type_text
 from dsl.resolve import Program
-from dsl.rulebook_md import Page, code, comment_of, link, plain, section, sections, table
+from dsl.rulebook_md import Page, code, link, plain, section, sections, table
 
 VISIBLE = {"public": "everyone", "owner": "its owner", "hidden": "nobody"}
 NOTE_KINDS = (

@@ -279,8 +279,8 @@ def _simulate_with_progress(
 def export_final_cmd(save: str, ruleset: str | None, output: str | None) -> None:
     """Write the end state and scores of a finished game (a save file) as JSON.
 
-    The JSON form is documented in docs/cli.md; another ruleset can start from it, such as
-    a Greenland game after Neanderthal (rulebook section K1)."""
+    The JSON form is documented in docs/cli.md: a record of the game that another ruleset,
+    a campaign's next game say, can start from."""
     from pathlib import Path
 
     from interpreter.api import load

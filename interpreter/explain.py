@@ -211,23 +211,6 @@ def _line_at(place: str, sources: dict[str, str]) -> str | None:
     return lines[n - 1].strip() if 1 <= n <= len(lines) else None
 
 
-def _children(node: Any):
-    if attrs.has(type(node)):
-        for field in attrs.fields(type(node)):
-            if field.name != "span":
-                yield getattr(node, field.name)
-    elif isinstance(node, (tuple, list)):
-        yield from node
-
-
-def _walk(node: Any):
-    todo = [node]
-    while todo:
-        here = todo.pop()
-        yield here
-        todo.extend(c for c in _children(here) if attrs.has(type(c)) or isinstance(c, tuple))
-
-
 def _contains(outer: Span, inner: Span) -> bool:
     return (
         outer.file == inner.file
@@ -243,7 +226,7 @@ def enclosing_cite(program: Any, span: Span) -> str | None:
         decl_span = getattr(decl, "span", None)
         if decl_span is None or not _contains(decl_span, span):
             continue
-        for node in _walk(decl):
+        for node in ast.walk(decl):
             cite = getattr(node, "cite", None)
             here = getattr(node, "span", None)
             if cite and isinstance(here, Span) and _contains(here, span):
@@ -255,7 +238,7 @@ def enclosing_cite(program: Any, span: Span) -> str | None:
 def _find_choose(program: Any, span: Span) -> tuple[ast.Choose | None, Any]:
     """The `choose` written at `span`, and the declaration it is in."""
     for decl in getattr(program, "decls", {}).values():
-        for node in _walk(decl):
+        for node in ast.walk(decl):
             if isinstance(node, ast.Choose) and node.span == span:
                 return node, decl
     return None, None
@@ -265,7 +248,7 @@ def _functions(expr: Any, program: Any, sources: dict[str, str]) -> tuple:
     """The derived values (`fn`) an expression calls: (place, first line, citation)."""
     found: dict[str, tuple[str, str, str | None]] = {}
     decls = getattr(program, "decls", {})
-    for node in _walk(expr):
+    for node in ast.walk(expr):
         if isinstance(node, ast.CallExpr) and isinstance(decls.get(node.name), ast.Fn):
             fn = decls[node.name]
             text = _line_at(str(fn.span), sources)
@@ -277,7 +260,7 @@ def _functions(expr: Any, program: Any, sources: dict[str, str]) -> tuple:
 def _definition(owner: Any, name: str, before: Span) -> Any:
     """The last `let NAME = ...` or `NAME = ...` above `before` in the same declaration."""
     best = None
-    for node in _walk(owner):
+    for node in ast.walk(owner):
         target = None
         if isinstance(node, ast.Let):
             target = node.name

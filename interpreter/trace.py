@@ -19,30 +19,28 @@ from typing import Any
 import orjson
 
 from dsl.errors import KnapperError
-from interpreter import rng as _rng
 from interpreter.game import Game
-from interpreter.state import RulesetFault, State, run
+from interpreter.runtime import _die
+from interpreter.state import State, run
 
 Write = Callable[[bytes], Any]
 
 
 class DiceTap(list):
     """The scripted dice of a traced game (usually none), always true so that `_die` asks
-    it for every die: it uses a scripted die or rolls the state's generator exactly as
-    `_die` does, and notes the result in the trace."""
+    it for every die: it lets `_die` roll as usual and notes the result in the trace."""
 
     def __bool__(self) -> bool:
         return True
 
     def roll(self, st: State, sides: int) -> int:
-        if len(self):
-            value = self.pop(0)
-            if not 1 <= value <= sides:
-                raise RulesetFault("K406", f"scripted die {value} does not fit a {sides}-sided die")
-        else:
-            s = _rng.step(st.rng)
-            st.rng = s
-            value = _rng.below(s, sides) + 1
+        # one ordinary roll: `_die` itself, with the plain list of scripted dice in place
+        st.script = list(self)
+        try:
+            value = _die(st, sides)
+        finally:
+            self[:] = st.script
+            st.script = self
         if st.trace is not None:
             st.trace.append(("die", sides, value))
         return value

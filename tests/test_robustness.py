@@ -87,9 +87,8 @@ SIMPLE = st.sampled_from(
 
 
 def _names(tree) -> list[str]:
-    from dsl.check.types import walk
 
-    return sorted({n.name for n in walk(tree) if isinstance(n, ast.NameRef)})
+    return sorted({n.name for n in ast.walk(tree) if isinstance(n, ast.NameRef)})
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))

@@ -8,7 +8,6 @@ ruleset terminate.
 from __future__ import annotations
 
 from dsl import ast
-from dsl.check.types import walk
 from dsl.errors import Diagnostic, Note, diag
 from dsl.symbols import Symbols
 
@@ -17,7 +16,7 @@ CALLABLE = ("fn", "proc", "phase", "step")
 
 def _calls(decl) -> list[tuple[str, object]]:
     body = decl.body
-    return [(n.name, n) for n in walk(body) if isinstance(n, (ast.CallExpr, ast.CallStmt))]
+    return [(n.name, n) for n in ast.walk(body) if isinstance(n, (ast.CallExpr, ast.CallStmt))]
 
 
 def check_flow(program, symbols: Symbols) -> list[Diagnostic]:

@@ -134,7 +134,7 @@ class TypeChecker:
 
     def initial(self, d, value) -> None:
         """An initial value is computed before the game starts: it may not read the state."""
-        for node in _walk(value):
+        for node in ast.walk(value):
             name = node.name if isinstance(node, ast.NameRef) else None
             if name is not None and self.sym.kind.get(name) in ("var", "zone", "pool"):
                 self.error(
@@ -170,7 +170,7 @@ class TypeChecker:
         result = self.expr(d.body, scope)
         if d.result is not None:
             self.expect(result, self.type_of(d.result), d.body.span, f"the value of {d.name!r}")
-        for node in _walk(d.body):
+        for node in ast.walk(d.body):
             if isinstance(node, (ast.RollDice, ast.RollTable)) or (
                 isinstance(node, ast.CallExpr) and node.name == "dice"
             ):
@@ -635,22 +635,5 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _walk(node):
-    yield node
-    if isinstance(node, tuple):
-        for item in node:
-            yield from _walk(item)
-        return
-    if not hasattr(node, "__attrs_attrs__"):
-        return
-    for field in node.__attrs_attrs__:
-        value = getattr(node, field.name)
-        if isinstance(value, (tuple, list)) or hasattr(value, "__attrs_attrs__"):
-            yield from _walk(value)
-
-
 def check_types(program, symbols: Symbols) -> list[Diagnostic]:
     return TypeChecker(program, symbols).run()
-
-
-walk = _walk
