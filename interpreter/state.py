@@ -21,6 +21,7 @@ from dsl.errors import (
     diag,
     did_you_mean,
 )
+from interpreter.failure import explain, failure
 from interpreter.game import Game
 
 CALL, RET, SUSPEND, END = -1, -2, -3, -4
@@ -337,8 +338,9 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         fr[1] = pc
         span = _failing_statement(state, fr[0], pc, err)
+        why = failure(err, state, span)
         raise RulesetRuntimeError(
-            diag("K401", f"the rule at this place failed: {_explain(err)}", span)
+            diag("K401", why.message, span, hint=why.hint, notes=why.notes)
         ) from None
 
 
@@ -358,10 +360,5 @@ def _failing_statement(state: State, proc: int, pc: int, err: Exception):
 
 
 def _explain(err: Exception) -> str:
-    if isinstance(err, KeyError):
-        return f"{err.args[0]!r} is not a valid key or row here"
-    if isinstance(err, IndexError):
-        return "an index is out of range"
-    if isinstance(err, ZeroDivisionError):
-        return "division by zero"
-    return str(err)
+    """Why a rule failed, in the language's words (no Python `None` or exception names)."""
+    return explain(err)

@@ -133,3 +133,78 @@ def test_export_final_refuses_a_game_that_is_not_over(tmp_path):
     save.write_bytes(dump_state(state))
     out = run("export-final", str(save))
     assert out.exit_code == 1 and "K505" in out.output
+
+
+_HELD = """ruleset "held"
+players 1
+
+card thing { value: int }
+
+table things: thing {
+  a (1)
+  b (2)
+}
+
+var held: things = none
+var seen[things]: bool = false
+var total: int = 0
+
+setup { total = 0 }
+
+fn worth(x: things): int = x.value + 1
+
+proc score_held() {
+  total += held.value
+}
+
+round max 3 {
+  ROUND
+  end game winners []
+}
+"""
+
+
+def _held(tmp_path, round_body: str):
+    path = tmp_path / "held.knap"
+    path.write_text(_HELD.replace("ROUND", round_body), encoding="utf-8")
+    return path
+
+
+def test_a_none_key_names_the_expression_and_where_none_came_from(tmp_path):
+    path = _held(tmp_path, "seen[held] = true")
+    out = run("simulate", str(path), "-n", "1")
+    assert out.exit_code == 1
+    assert "`held` is `none`, but `seen[held]` needs a key there" in out.output
+    assert "`held` starts as `none` here" in out.output
+    assert "None" not in out.output
+
+
+def test_a_none_row_inside_a_fn_names_the_fn(tmp_path):
+    out = run("simulate", str(_held(tmp_path, "total += worth(held)")), "-n", "1")
+    assert out.exit_code == 1
+    assert "in `worth`, `x` is `none`, but `x.value` needs a row there" in out.output
+    assert "None" not in out.output
+
+
+def test_a_none_that_cannot_be_told_says_so_in_the_language(tmp_path):
+    fn = "fn pick(): things = held\n"
+    path = _held(tmp_path, "seen[pick()] = true")
+    path.write_text(path.read_text(encoding="utf-8").replace("setup", fn + "setup"))
+    out = run("simulate", str(path), "-n", "1")
+    assert "a value was `none` where a key or row was needed" in out.output
+    assert "(perhaps `pick()` in `seen[pick()]`)" in out.output
+    assert "None" not in out.output
+
+
+def test_a_none_in_a_scenario_points_at_the_position(tmp_path):
+    _held(tmp_path, "score_held()")
+    scenario = tmp_path / "held.scenario"
+    scenario.write_text(
+        'scenarios for "held.knap"\n\nscenario "the held card scores" {\n'
+        "  position { total = 5 }\n  run score_held()\n  expect total == 6\n}\n",
+        encoding="utf-8",
+    )
+    out = run("scenario", str(scenario))
+    assert "`held` is `none`, but `held.value` needs a row there" in out.output
+    assert "`position` replaces the ruleset's setup: it may skip a setup step" in out.output
+    assert "None" not in out.output
