@@ -427,6 +427,10 @@ class Row:
     copies: int | None
     cite: str | None
     span: Span = _span()
+    # `reconstructed ["reason"]`: the book does not print (all of) these values; they are
+    # authored, and `reason` says which or why
+    reconstructed: bool = attrs.field(default=False, kw_only=True)
+    reason: str | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen

@@ -331,6 +331,19 @@ def row(r: ast.Row, sides: int | None) -> str:
         parts.append(string(r.title))
     head = " ".join(parts)
     tail = (f" x {r.copies}" if r.copies is not None else "") + cite(r.cite)
+    text = _values(head, r, tail)
+    if not r.reconstructed:
+        return text
+    marker = "reconstructed" + (f" {string(r.reason)}" if r.reason is not None else "")
+    last = text.rpartition("\n")[2]
+    pad = INDENT if "\n" not in text else ""  # a continuation line carries its own indent
+    if len(pad + last + " " + marker) <= WIDTH:
+        return f"{text} {marker}"
+    return f"{text}\n{INDENT * 2}{marker}"  # the marker on a line of its own
+
+
+def _values(head: str, r: ast.Row, tail: str) -> str:
+    """A row up to its citation: on one line, or with its values on lines of their own."""
     text = f"{head} ({args(r.args)}){tail}"
     if len(INDENT + text) <= WIDTH:
         return text

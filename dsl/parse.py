@@ -52,6 +52,10 @@ class _Range(tuple):
     pass
 
 
+class _Reconstructed(tuple):  # (reason or None,)
+    pass
+
+
 class _Dice(str):
     pass
 
@@ -166,6 +170,7 @@ class _Builder(Transformer):
         )
         args = _pick(rest, list) or []
         lo, hi = rng if rng else (None, None)
+        marker = _pick(rest, _Reconstructed)
         return ast.Row(
             lo,
             hi,
@@ -175,7 +180,12 @@ class _Builder(Transformer):
             _pick(rest, _Copies),
             _pick(rest, _Cite),
             span=self._span(meta),
+            reconstructed=marker is not None,
+            reason=marker[0] if marker is not None else None,
         )
+
+    def reconstructed(self, meta, ch):
+        return _Reconstructed((_unquote(ch[0]) if ch and ch[0] is not None else None,))
 
     def row_range(self, meta, ch):
         lo = int(ch[0])

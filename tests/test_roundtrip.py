@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import attrs
 import lark
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -105,11 +106,17 @@ rows = st.builds(
     st.lists(exprs | st.builds(ast.KwArg, NAMES, exprs), max_size=3).map(tuple),
     st.none() | st.integers(1, 9),
     CITES,
+    # the marker `reconstructed`, with or without a reason
+    reconstructed=st.booleans(),
+).flatmap(
+    lambda r: (
+        st.builds(attrs.evolve, st.just(r), reason=st.none() | TEXT)
+        if r.reconstructed
+        else st.just(r)
+    )
 )
 ranged_rows = st.builds(
-    lambda lo, width, row: ast.Row(
-        lo, lo + width, row.name, row.title, row.args, row.copies, row.cite
-    ),
+    lambda lo, width, row: attrs.evolve(row, lo=lo, hi=lo + width),
     st.integers(1, 50),
     st.integers(0, 49),
     rows,
@@ -265,6 +272,33 @@ def test_comments_stay_beside_record_fields_and_long_rows_wrap():
     assert "  name: int,  # what it is called\n" in once
     assert all(len(line) <= 100 for line in once.splitlines())
     assert parse(once, "x.knap") == parse(text, "x.knap")
+
+
+def test_the_reconstructed_marker_ends_a_row_or_stands_on_a_line_of_its_own():
+    text = (
+        'library "x"\n'
+        "card c { cost: int }\n"
+        "table t: c {\n"
+        "  short (1) §A reconstructed  # a remark\n"
+        '  why "Why" (2) x 2 reconstructed "spread evenly between the printed extremes"\n'
+        '  a_card_with_a_long_id "A card whose title is long as well, and longer" (3) §B '
+        'reconstructed "because"\n'
+        "}\n"
+        'add row t added (4) reconstructed "an overlay\'s row"\n'
+    )
+    once = format_text(text, "x.knap")
+    assert "  short (1) §A reconstructed  # a remark\n" in once
+    assert '  why "Why" (2) x 2 reconstructed "spread evenly between the printed extremes"\n' in (
+        once
+    )
+    assert '\n    reconstructed "because"\n' in once
+    assert all(len(line) <= 100 for line in once.splitlines())
+    rows = {r.name: r for r in parse(once, "x.knap").items[1].rows}
+    assert rows["short"].reconstructed and rows["short"].reason is None
+    assert rows["why"].reason == "spread evenly between the printed extremes"
+    added = parse(once, "x.knap").items[2]
+    assert isinstance(added, ast.AddRow) and added.row.reason == "an overlay's row"
+    assert format_text(once, "x.knap") == once
 
 
 def test_grammar_builds_in_strict_lalr_mode():
