@@ -15,7 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from dsl import ast
 from dsl.errors import Span, SyntaxProblem, diag
 from dsl.resources import grammar_text
-from dsl.syntax_examples import LABELLED_EXAMPLES
+from dsl.syntax_examples import LABELLED_EXAMPLES, expected_words
 
 
 @functools.cache
@@ -628,10 +628,9 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str):
             hint = f"add {_OPENERS[ch]!r} to close it"
         return diag("K002", message, span, hint=hint)
     assert isinstance(err, UnexpectedToken)
-    expected = sorted(err.accepts or err.expected)
-    shown = ", ".join(_pretty_terminal(t) for t in expected[:8])
+    shown = expected_words(set(err.accepts or err.expected), _literals(), _after_name(err))
     message = label or f"unexpected {_pretty_token(err.token)}"
-    return diag("K003", message, span, hint=f"expected one of: {shown}" if shown else None)
+    return diag("K003", message, span, hint=f"expected {shown}" if shown else None)
 
 
 @functools.cache
@@ -673,11 +672,16 @@ def _pretty_token(token: Token) -> str:
     return repr(str(token))
 
 
-def _pretty_terminal(name: str) -> str:
-    terminal = {t.name: t for t in parser().terminals}.get(name)
-    if terminal is not None and terminal.pattern.type == "str":
-        return repr(terminal.pattern.value)
-    return name.lower()
+@functools.cache
+def _literals() -> dict[str, str]:
+    """Each keyword or symbol terminal of the grammar -> its text."""
+    return {t.name: t.pattern.value for t in parser().terminals if t.pattern.type == "str"}
+
+
+def _after_name(err: UnexpectedToken) -> bool:
+    """Does the token before the error end a name (so `(` calls and `[` indexes)?"""
+    stack = err.state.value_stack if err.state is not None else []
+    return bool(stack) and isinstance(stack[-1], Token) and stack[-1].type == "NAME"
 
 
 def _unclosed(text: str):

@@ -208,3 +208,45 @@ def test_a_none_in_a_scenario_points_at_the_position(tmp_path):
     assert "`held` is `none`, but `held.value` needs a row there" in out.output
     assert "`position` replaces the ruleset's setup: it may skip a setup step" in out.output
     assert "None" not in out.output
+
+
+def test_every_terminal_of_the_grammar_has_a_word():
+    from dsl.parse import _literals, parser
+    from dsl.syntax_examples import terminal_word
+
+    missing = [t.name for t in parser().terminals if terminal_word(t.name, _literals()) is None]
+    assert not missing, f"add these to TERMINAL_WORDS in dsl/syntax_examples.py: {missing}"
+
+
+def test_syntax_hints_never_show_grammar_names(tmp_path):
+    from dsl.parse import parser
+
+    # the grammar's names: `ASSIGN_OP`, `assign_op`, `__ANON_0`, `$END`, `int`
+    names = {t.name for t in parser().terminals}
+    internal = names | {n.lower() for n in names if "_" in n} | {"$END", "int"}
+    broken = [
+        "setup { x y }",
+        "setup { 3 }",
+        "3",
+        "setup { let = 3 }",
+        "setup { let x = f(1 2) }",
+        "table t: r { a ( }",
+        "zone z: foo",
+        "fn f(x int): int = 1",
+        "setup { let x = roll 6 }",
+    ]
+    for body in broken:
+        path = tmp_path / "bad.knap"
+        path.write_text(f'ruleset "bad"\nplayers 2\n{body}\n', encoding="utf-8")
+        out = run("check", str(path))
+        hint = next(line for line in out.output.splitlines() if "= hint:" in line)
+        words = set(hint.replace("`", " ").replace(",", " ").split())
+        assert not words & internal, (body, hint)
+        assert "expected one of" not in hint
+
+
+def test_a_hint_after_a_name_speaks_of_assignment_call_and_index(tmp_path):
+    path = tmp_path / "bad.knap"
+    path.write_text('ruleset "bad"\nplayers 2\nsetup { x y }\n', encoding="utf-8")
+    out = run("check", str(path))
+    assert "expected an assignment (`=`, `+=`, `-=`), a call `(…)` or an index `[…]`" in out.output
