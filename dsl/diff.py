@@ -78,7 +78,8 @@ def _changed(key, old, new, base: Program, variant: Program, line: int) -> list[
         case ast.Note():
             text = f"replaces {new.kind} {new.name}: {_sentence(new.text)}"
         case _:
-            about = comment_of(new, variant) or comment_of(old, base)
+            # the replacing rule's own words: the base's comment describes the old rule
+            about = comment_of(new, variant)
             text = f"replaces {_what(new)}"
             if any(BASE_MARK in c for c in _called(new)):
                 text += ", calling the rule it replaces"

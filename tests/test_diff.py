@@ -62,3 +62,31 @@ def test_diff_of_an_unknown_ruleset_is_a_clear_error():
     result = CliRunner().invoke(main, ["diff", "neanderthal", "neanderthel-2p"])
     assert result.exit_code == 1
     assert "K100" in result.output and "neanderthal-2p" in result.output
+
+
+def _pair(tmp_path, replacing: str) -> str:
+    (tmp_path / "base.knap").write_text(
+        'ruleset "base"\nplayers 2\n\nvar total: int = 0\n\n'
+        "# Adds one point each round.\nproc gain() §G1 {\n  total += 1\n}\n\n"
+        "round max 3 §G1 {\n  gain()\n  end game winners []\n}\n",
+        encoding="utf-8",
+    )
+    variant = tmp_path / "variant.knap"
+    variant.write_text(f'variant "variant" extends "base.knap"\n\n{replacing}\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["diff", str(tmp_path / "base.knap"), str(variant)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_a_replacing_rule_without_a_comment_does_not_borrow_the_base_comment(tmp_path):
+    out = _pair(tmp_path, "replace proc gain() §G2 {\n  total += 2\n}")
+    assert "replaces proc gain (was §G1)" in out
+    assert "Adds one point" not in out
+
+
+def test_a_replacing_rule_shows_its_own_comment(tmp_path):
+    out = _pair(
+        tmp_path, "# Adds two points each round.\nreplace proc gain() §G2 {\n  total += 2\n}"
+    )
+    assert "replaces proc gain (was §G1): Adds two points each round." in out
+    assert "Adds one point" not in out
