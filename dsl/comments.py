@@ -39,6 +39,21 @@ def comment_of(decl, program: Program, above: bool = True) -> str | None:
     return _join(found) or None
 
 
+def trailing_comment(decl, program: Program) -> str | None:
+    """The comments at the ends of the lines a declaration is written on (a table row written
+    over several lines may carry its remark on any of them), joined."""
+    span = getattr(decl, "span", None)
+    if span is None or span.line <= 0:
+        return None
+    lines = program.sources.get(span.file, "").split("\n")
+    found = []
+    for line in lines[span.line - 1 : max(span.line, span.end_line)]:
+        code_part, comment = split_comment(line)
+        if comment and code_part.strip():
+            found.append(comment)
+    return _join(found) or None
+
+
 def _join(lines: list[str]) -> str:
     """Comment lines as one paragraph; a line starting a list item starts a new sentence."""
     out = ""

@@ -27,10 +27,24 @@ RELISTED = {"K240": "K807", "K241": "K808", "K242": "K805"}
 
 
 @attrs.frozen
+class Reconstructed:
+    """A table some of whose rows carry the `reconstructed` marker."""
+
+    table: str
+    rows: int  # rows in the table
+    marked: tuple[str, ...]  # the rows marked, in table order
+    cite: str | None
+
+    def to_json(self) -> dict:
+        return {"table": self.table, "rows": self.rows, "marked": list(self.marked)}
+
+
+@attrs.frozen
 class LintResult:
     diagnostics: list[Diagnostic]
     notices: list[str]  # what could not be checked, one line each
     sources: dict[str, str]
+    reconstructed: tuple[Reconstructed, ...] = ()  # per table, in the order declared
 
 
 def lint(
@@ -46,8 +60,14 @@ def lint(
     out += _unreachable(program)
     out += _unused(program)
     out += _notes(program)
+    out += _reconstructed(program)
     unique = {(d.code, d.span, d.message): d for d in out}
-    return LintResult(sorted(unique.values(), key=_order), notices, program.sources)
+    return LintResult(
+        sorted(unique.values(), key=_order),
+        notices,
+        program.sources,
+        reconstructed_tables(program),
+    )
 
 
 def _order(d: Diagnostic) -> tuple:
@@ -435,6 +455,39 @@ def _unused(program: Program) -> list[Diagnostic]:
             nodes = [i.name for i in decl.items if isinstance(i, ast.MapNode)]
             if not any(n in named for n in nodes):
                 unused("K817", "map", decl.name, decl.span, decl.cite, "declared but never used")
+    return out
+
+
+# ------------------------------------------------------------------ authored data
+def reconstructed_tables(program: Program) -> tuple[Reconstructed, ...]:
+    """The tables with rows marked `reconstructed`: values the book does not print."""
+    out = []
+    for table in program.get(ast.Table):
+        marked = tuple(r.name for r in table.rows if r.reconstructed)
+        if marked:
+            out.append(Reconstructed(table.name, len(table.rows), marked, table.cite))
+    return tuple(out)
+
+
+def _reconstructed(program: Program) -> list[Diagnostic]:
+    """One note per table with reconstructed rows: how many, and which when they are few."""
+    tables = {t.name: t for t in program.get(ast.Table)}
+    out = []
+    for found in reconstructed_tables(program):
+        count = len(found.marked)
+        which = f" ({', '.join(found.marked)})" if count < found.rows and count <= 5 else ""
+        out.append(
+            diag(
+                "K832",
+                f"reconstructed data: table {found.table}, {count} of {found.rows} "
+                f"row{'s' if found.rows != 1 else ''}{which}",
+                tables[found.table].span,
+                severity="note",
+                cite=found.cite,
+                hint="the book does not print these values; a holder of the printed "
+                "components can correct them",
+            )
+        )
     return out
 
 

@@ -9,7 +9,7 @@ them knows any game: every word comes from the ruleset's names, values and comme
 from __future__ import annotations
 
 from dsl import ast
-from dsl.comments import comment_of
+from dsl.comments import comment_of, trailing_comment
 from dsl.fmt import expr, params, type_text
 from dsl.resolve import Program
 from dsl.rulebook_md import Page, code, link, plain, section, sections, table
@@ -113,6 +113,9 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
     lead = f"Table of {code(t.record)}" + (f", rolled on {t.dice}" if t.dice else "")
     lead += f" ({section(t.cite)})" if t.cite else ""
     text = about(t, program)
+    marked = [r for r in t.rows if r.reconstructed]
+    if marked:
+        text += (" " if text else "") + _reconstructed(len(marked), len(t.rows))
     page.add(lead + "." + (f" {text}" if text else ""), "")
     sides = _faces(t)
     extra = max((len(_positional(r)) for r in t.rows), default=0) - len(fields)
@@ -120,10 +123,11 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
     titled = any(r.title is not None for r in t.rows)
     copies = any(r.copies is not None for r in t.rows)
     cited = any(r.cite for r in t.rows)
-    remarks = {r.name: comment_of(r, program, above=False) for r in t.rows}
+    remarks = {r.name: trailing_comment(r, program) for r in t.rows}
     remarked = any(remarks.values())
     header = (["Roll"] if t.dice else []) + ["Row"] + (["Title"] if titled else [])
     header += fields + (["Copies"] if copies else []) + (["Section"] if cited else [])
+    header += ["Reconstructed"] if marked else []
     header += ["Remark"] if remarked else []
     rows = []
     for r in t.rows:
@@ -144,6 +148,8 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
             cells.append(str(r.copies) if r.copies is not None else "1")
         if cited:
             cells.append(section(r.cite))
+        if marked:
+            cells.append(plain(r.reason or "yes") if r.reconstructed else "")
         if remarked:
             cells.append(plain(remarks[r.name] or ""))
         rows.append(cells)
@@ -153,6 +159,18 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
         page.add(
             f"No row covers the roll{'s' if len(missing) > 1 else ''} {', '.join(missing)}.", ""
         )
+
+
+def _reconstructed(marked: int, rows: int) -> str:
+    if marked == rows:
+        count = "The row is" if rows == 1 else f"All {rows} rows are"
+    else:
+        count = f"{marked} of {rows} rows {'is' if marked == 1 else 'are'}"
+    return (
+        f"{count} reconstructed (column Reconstructed, with the ruleset's reason where it gives "
+        "one): the book does not print (all of) their values, so they were authored to fit "
+        "what it does say."
+    )
 
 
 def _positional(r: ast.Row) -> list:

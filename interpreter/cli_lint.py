@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import attrs
 import click
 import orjson
 
@@ -35,6 +36,7 @@ EXPLAIN = {
     "K820": "the setup already breaks a declared invariant",
     "K830": "a declared deviation from the book",
     "K831": "a declared interpretation of the book",
+    "K832": "table rows marked `reconstructed`: authored, not printed in the book",
 }
 
 
@@ -85,7 +87,7 @@ def lint_ruleset(
     result = lint(program, checked, text, notices)
     if setup_check and not any(d.severity == "error" for d in checked):
         extra = setup_findings(program)
-        result = LintResult(result.diagnostics + extra, result.notices, result.sources)
+        result = attrs.evolve(result, diagnostics=result.diagnostics + extra)
     return result
 
 
@@ -192,6 +194,7 @@ def register(main: click.Group) -> None:
                 "ok": not errors,
                 "notices": result.notices,
                 "findings": [d.to_json() for d in result.diagnostics],
+                "reconstructed": [r.to_json() for r in result.reconstructed],
             }
             click.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
         else:
@@ -206,9 +209,9 @@ def _with_dynamic(
         from interpreter.coverage import dynamic_findings  # type: ignore[attr-defined]
     except ImportError:
         notice = "--simulate: the dynamic findings (interpreter.coverage) are not available"
-        return LintResult(result.diagnostics, result.notices + [notice], result.sources)
+        return attrs.evolve(result, notices=result.notices + [notice])
     from interpreter.api import load
 
     game = load(ruleset)
     found = dynamic_findings(game, players or game.players[0], games, seed)
-    return LintResult(result.diagnostics + list(found), result.notices, result.sources)
+    return attrs.evolve(result, diagnostics=result.diagnostics + list(found))
