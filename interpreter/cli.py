@@ -69,6 +69,15 @@ def list_cmd(as_json: bool) -> None:
     if as_json:
         click.echo(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode())
         return
+    if not sys.stdout.isatty():  # piped: one plain line per ruleset, tab-separated, never cut
+        for row in rows:
+            if "error" in row:
+                what, players = f"does not compile ({row['error']})", ""
+            else:
+                lo, hi = row["players"]
+                what, players = row["title"], f"{lo}" if lo == hi else f"{lo}-{hi}"
+            click.echo("\t".join((row["name"], what, players, row["file"])))
+        return
     table = Table("name", "title", "players", "file")
     for row in rows:
         if "error" in row:
@@ -84,7 +93,14 @@ def list_cmd(as_json: bool) -> None:
 @main.command()
 @click.argument("rulesets", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print diagnostics as JSON.")
-def check(rulesets: tuple[str, ...], as_json: bool) -> None:
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Also print the warnings of the rulesets a variant extends (counted in one line "
+    "otherwise).",
+)
+def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool) -> None:
     """Check rulesets (bundled names or paths) and report every problem."""
     from dsl.errors import Span, diag
     from dsl.pipeline import load_program
@@ -92,7 +108,9 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
 
     failed = False
     report = []
+    seen: set[tuple] = set()  # warnings already printed or counted, so each shows once
     for name in rulesets:
+        program = None
         path = find_ruleset(name)
         if path is None:
             d = diag(
@@ -104,7 +122,7 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
             diagnostics, sources = [d], dict[str, str]()
         else:
             try:
-                _program, diagnostics, sources = load_program(read_source(path), str(path))
+                program, diagnostics, sources = load_program(read_source(path), str(path))
             except KnapperError as err:
                 diagnostics, sources = err.diagnostics, {}
         errors = [d for d in diagnostics if d.severity == "error"]
@@ -118,13 +136,59 @@ def check(rulesets: tuple[str, ...], as_json: bool) -> None:
                 }
             )
             continue
+        from_base = set()
+        if program is not None and program.kind == "variant" and not show_all:
+            files = _base_files(program)
+            from_base = {id(d) for d in diagnostics if d.severity != "error" and _in(d, files)}
+        counted: list[Any] = []
         for d in diagnostics:
-            click.echo(d.render(sources), err=True)
+            key = (d.code, d.span, d.message)
+            if id(d) in from_base:
+                if key not in seen:
+                    counted.append(d)
+            elif key not in seen or d.severity == "error":
+                click.echo(d.render(sources), err=True)
+            seen.add(key)
+        if counted:
+            click.echo(_base_summary(counted, name), err=True)
         if not errors:
             click.echo(f"ok: {name}")
     if as_json:
         click.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
     sys.exit(1 if failed else 0)
+
+
+def _base_files(program) -> set[Path]:
+    """The files of the rulesets a variant extends or combines (resolved paths)."""
+    from dsl.resolve import find_ruleset, resolve_text
+
+    here = Path(program.lineage[0]).parent
+    bases = [Path(p) for p in program.lineage[1:2]]
+    bases += [p for p in (find_ruleset(c, relative_to=here) for c in program.combines) if p]
+    files: set[Path] = set()
+    for base in bases:
+        try:
+            _, _, sources = resolve_text(read_source(base), str(base))
+        except KnapperError:
+            continue
+        files |= {Path(f).resolve() for f in sources}
+    files.discard(Path(program.lineage[0]))
+    return files
+
+
+def _in(d, files: set[Path]) -> bool:
+    return d.span.line > 0 and Path(d.span.file).resolve() in files
+
+
+def _base_summary(counted: list, name: str) -> str:
+    kinds = sorted({d.severity for d in counted})
+    what = " and ".join(f"{k}s" for k in kinds) if len(counted) > 1 else kinds[0]
+    files = sorted({Path(d.span.file).name for d in counted})
+    shown = ", ".join(files[:3]) + (" …" if len(files) > 3 else "")
+    return (
+        f"note: {len(counted)} {what} in the files of the base ruleset ({shown}); "
+        f"`knapper check --all {name}` shows them"
+    )
 
 
 @main.command()

@@ -250,3 +250,53 @@ def test_a_hint_after_a_name_speaks_of_assignment_call_and_index(tmp_path):
     path.write_text('ruleset "bad"\nplayers 2\nsetup { x y }\n', encoding="utf-8")
     out = run("check", str(path))
     assert "expected an assignment (`=`, `+=`, `-=`), a call `(…)` or an index `[…]`" in out.output
+
+
+def _lamp(tmp_path):
+    (tmp_path / "base.knap").write_text(
+        'ruleset "lamp"\nplayers 1\n'
+        'contradiction price §3.1 §4.2 "One coin in 3.1, two in 4.2."\n'
+        'contradiction weight §3.3 §4.4 "One pound in 3.3, two in 4.4."\n'
+        "round max 1 {\n  end game winners [player(1)]\n}\n",
+        encoding="utf-8",
+    )
+    variant = tmp_path / "variant.knap"
+    variant.write_text(
+        'variant "dear-lamp" extends "base.knap"\n'
+        'contradiction colour §5.1 §5.2 "Red in 5.1, blue in 5.2."\n',
+        encoding="utf-8",
+    )
+    return tmp_path / "base.knap", variant
+
+
+def test_check_of_a_variant_counts_the_base_warnings_in_one_line(tmp_path):
+    _, variant = _lamp(tmp_path)
+    out = run("check", str(variant))
+    assert out.exit_code == 0
+    assert out.output.count("warning[K242]") == 1 and "colour" in out.output
+    assert "note: 2 warnings in the files of the base ruleset (base.knap)" in out.output
+    assert f"`knapper check --all {variant}` shows them" in out.output
+
+
+def test_check_all_prints_the_base_warnings(tmp_path):
+    _, variant = _lamp(tmp_path)
+    out = run("check", "--all", str(variant))
+    assert out.output.count("warning[K242]") == 3
+    assert "note:" not in out.output
+
+
+def test_check_of_a_base_and_its_variant_prints_each_warning_once(tmp_path):
+    base, variant = _lamp(tmp_path)
+    out = run("check", str(base), str(variant))
+    assert out.output.count("warning[K242]") == 3
+    assert "in the files of the base ruleset" not in out.output
+
+
+def test_list_piped_prints_plain_lines_never_cut():
+    out = run("list")  # click's runner is not a terminal, as a pipe is not
+    assert out.exit_code == 0
+    assert "┃" not in out.output and "…" not in out.output
+    lines = out.output.splitlines()
+    assert all(len(line.split("\t")) == 4 for line in lines)
+    wurm = next(line.split("\t") for line in lines if line.startswith("neanderthal-giant-wurm\t"))
+    assert wurm[3].endswith("neanderthal-giant-wurm.knap")
