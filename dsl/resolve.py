@@ -394,14 +394,7 @@ def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
         rows = {r.name: r for r in table.rows}
         if isinstance(item, ast.AddRow):
             if item.row.name in rows:
-                out.append(
-                    diag(
-                        "K107",
-                        f"table {item.table!r} already has a row {item.row.name!r}",
-                        item.span,
-                        hint="remove the row first, then add the new one",
-                    )
-                )
+                out.append(_row_taken(item, rows[item.row.name], decls))
                 return
             new_rows = table.rows + (item.row,)
         else:
@@ -442,6 +435,25 @@ def _renamed_calls(node, old: str, new: str):
 
 def _kind(decl) -> str:
     return type(decl).__name__.lower()
+
+
+def _row_taken(item: ast.AddRow, old: ast.Row, decls: dict[str, ast.Decl]) -> Diagnostic:
+    """K107: `add row` with an id the table already has. The same title says the author
+    means that row (to change it, remove it first); otherwise the new row needs its own id."""
+    name, table = item.row.name, item.table
+    note = Note(old.span, f"the row {name!r} of {table!r} is here")
+    if item.row.title is not None and item.row.title == old.title:
+        hint = f"to change this row, remove it first (`remove row {table} {name}`), then add it"
+    else:
+        taken = set(decls) | {
+            r.name for d in decls.values() if isinstance(d, ast.Table) for r in d.rows
+        }
+        n = 2
+        while f"{name}_{n}" in taken:
+            n += 1
+        hint = f"row ids are unique: give the new row an id of its own, such as `{name}_{n}`"
+    message = f"table {table!r} already has a row {name!r}"
+    return diag("K107", message, item.span, notes=(note,), hint=hint)
 
 
 def _unknown(code: str, what: str, name: str, span: Span, candidates: list[str]) -> Diagnostic:

@@ -138,8 +138,8 @@ def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool) -> None:
             continue
         from_base = set()
         if program is not None and program.kind == "variant" and not show_all:
-            files = _base_files(program)
-            from_base = {id(d) for d in diagnostics if d.severity != "error" and _in(d, files)}
+            known = _base_warnings(program)
+            from_base = {id(d) for d in diagnostics if _warning_key(d) in known}
         counted: list[Any] = []
         for d in diagnostics:
             key = (d.code, d.span, d.message)
@@ -158,26 +158,31 @@ def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool) -> None:
     sys.exit(1 if failed else 0)
 
 
-def _base_files(program) -> set[Path]:
-    """The files of the rulesets a variant extends or combines (resolved paths)."""
-    from dsl.resolve import find_ruleset, resolve_text
+def _base_warnings(program) -> set[tuple | None]:
+    """The warnings that the rulesets a variant extends or combines report on their own:
+    what the variant's author did not cause. (A warning the variant causes in a base file,
+    such as a gap left by a removed row, is not among them.)"""
+    from dsl.pipeline import load_program
+    from dsl.resolve import find_ruleset
 
     here = Path(program.lineage[0]).parent
     bases = [Path(p) for p in program.lineage[1:2]]
     bases += [p for p in (find_ruleset(c, relative_to=here) for c in program.combines) if p]
-    files: set[Path] = set()
+    found: set[tuple | None] = set()
     for base in bases:
         try:
-            _, _, sources = resolve_text(read_source(base), str(base))
+            _, diagnostics, _ = load_program(read_source(base), str(base))
         except KnapperError:
             continue
-        files |= {Path(f).resolve() for f in sources}
-    files.discard(Path(program.lineage[0]))
-    return files
+        found |= {_warning_key(d) for d in diagnostics}
+    found.discard(None)
+    return found
 
 
-def _in(d, files: set[Path]) -> bool:
-    return d.span.line > 0 and Path(d.span.file).resolve() in files
+def _warning_key(d) -> tuple | None:
+    if d.severity == "error" or d.span.line <= 0:
+        return None
+    return (d.code, str(Path(d.span.file).resolve()), d.span.line, d.span.col, d.message)
 
 
 def _base_summary(counted: list, name: str) -> str:
@@ -185,9 +190,10 @@ def _base_summary(counted: list, name: str) -> str:
     what = " and ".join(f"{k}s" for k in kinds) if len(counted) > 1 else kinds[0]
     files = sorted({Path(d.span.file).name for d in counted})
     shown = ", ".join(files[:3]) + (" …" if len(files) > 3 else "")
+    them = "them" if len(counted) > 1 else "it"
     return (
-        f"note: {len(counted)} {what} in the files of the base ruleset ({shown}); "
-        f"`knapper check --all {name}` shows them"
+        f"note: {len(counted)} {what} of the base ruleset ({shown}); "
+        f"`knapper check --all {name}` shows {them}"
     )
 
 

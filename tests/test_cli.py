@@ -274,7 +274,7 @@ def test_check_of_a_variant_counts_the_base_warnings_in_one_line(tmp_path):
     out = run("check", str(variant))
     assert out.exit_code == 0
     assert out.output.count("warning[K242]") == 1 and "colour" in out.output
-    assert "note: 2 warnings in the files of the base ruleset (base.knap)" in out.output
+    assert "note: 2 warnings of the base ruleset (base.knap)" in out.output
     assert f"`knapper check --all {variant}` shows them" in out.output
 
 
@@ -289,7 +289,7 @@ def test_check_of_a_base_and_its_variant_prints_each_warning_once(tmp_path):
     base, variant = _lamp(tmp_path)
     out = run("check", str(base), str(variant))
     assert out.output.count("warning[K242]") == 3
-    assert "in the files of the base ruleset" not in out.output
+    assert "of the base ruleset" not in out.output
 
 
 def test_list_piped_prints_plain_lines_never_cut():
@@ -300,3 +300,19 @@ def test_list_piped_prints_plain_lines_never_cut():
     assert all(len(line.split("\t")) == 4 for line in lines)
     wurm = next(line.split("\t") for line in lines if line.startswith("neanderthal-giant-wurm\t"))
     assert wurm[3].endswith("neanderthal-giant-wurm.knap")
+
+
+def test_check_of_a_variant_prints_a_warning_it_causes_in_a_base_file(tmp_path):
+    (tmp_path / "base.knap").write_text(
+        'ruleset "sky"\nplayers 1\nrecord w { loss: int }\n'
+        'table weather: w roll 1d6 {\n  1-3 fair "Fair" (0)\n  4-6 storm "Storm" (2)\n}\n'
+        "round max 1 {\n  let x = roll weather\n  end game winners [player(1)]\n}\n",
+        encoding="utf-8",
+    )
+    variant = tmp_path / "variant.knap"
+    variant.write_text(
+        'variant "calm" extends "base.knap"\nremove row weather storm\n', encoding="utf-8"
+    )
+    out = run("check", str(variant))
+    assert "warning[K240]: no row of table 'weather' covers the roll(s) 4-6" in out.output
+    assert "of the base ruleset" not in out.output
