@@ -640,7 +640,37 @@ Overlay = Union[SetParam, Replace, AddDecl, AddRow, RemoveDecl, RemoveRow]
 
 # ------------------------------------------------------------------ scenarios
 @attrs.frozen
+class ScenarioChoices:
+    """`choices a, b`: decisions taken in order, each when it is pending."""
+
+    values: tuple[Expr, ...]
+    span: Span = _span()
+
+
+# what an `expect` asserts: that a condition holds, or something of an option at the
+# pending decision
+EXPECT_KINDS = ("holds", "offered", "not offered", "rejected")
+
+
+@attrs.frozen
+class ScenarioExpect:
+    kind: str  # one of EXPECT_KINDS
+    value: Expr
+    label: str | None
+    span: Span = _span()
+
+
+ScenarioStep = Union[ScenarioChoices, ScenarioExpect]
+
+# what a scenario may declare strict: unscripted dice or shuffles, unscripted forced decisions
+STRICT_PARTS = ("dice", "shuffles", "choices")
+
+
+@attrs.frozen
 class Scenario:
+    """A worked example: a position, scripted chance, then steps (choices and expectations)
+    carried out in the order they are written."""
+
     name: str
     cite: str | None
     players: int | None
@@ -648,8 +678,8 @@ class Scenario:
     position: Block | None
     run: CallStmt | None
     dice: tuple[int, ...]
-    choices: tuple[Expr, ...]
-    expects: tuple[tuple[Expr, str | None], ...]
+    steps: tuple[ScenarioStep, ...]
+    strict: tuple[str, ...] = ()  # the STRICT_PARTS declared, in the order of STRICT_PARTS
     span: Span = _span()
 
 

@@ -132,8 +132,11 @@ class _Code:
 
 
 class Compiler:
-    def __init__(self, program: Program, symbols: Symbols):
+    def __init__(self, program: Program, symbols: Symbols, ask_forced: bool = False):
         self.program = program
+        # put every decision to the player, even one with a single option (scenarios use it
+        # to script forced decisions, or to list the ones taken for the player)
+        self.ask_forced = ask_forced
         self.sym = symbols
         self.env: dict[str, Any] = dict(RUNTIME)
         self.env.update(_R=symbols.rows, _ADJ=symbols.adjacency)
@@ -464,14 +467,14 @@ class Compiler:
         slot = scope.slot(s.name)
         site = len(self.sites)
         self.sites.append(
-            ChooseSite(s.prompt or f"choose {s.name}", s.cite, self.current_proc, s.span)
+            ChooseSite(s.prompt or f"choose {s.name}", s.cite, self.current_proc, s.span, s.always)
         )
         code.emit(
             f"o = {options}\n"
             + ("" if _fresh(s.options) else "if o.__class__ is not list: o = list(o)\n")
             + (
                 f"if not o: _no_options(st, {site})\n"
-                if s.always
+                if s.always or self.ask_forced
                 else f"if len(o) < 2:\n"
                 f"    if not o: _no_options(st, {site})\n"
                 f"    L[{slot}] = o[0]\n    return \x00next\x00\n"

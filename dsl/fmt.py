@@ -524,11 +524,13 @@ def scenario_text(sc: ast.Scenario) -> str:
         lines.append(f"run {sc.run.name}({args(sc.run.args)})")
     if sc.dice:
         lines.append("dice " + ", ".join(str(d) for d in sc.dice))
-    if sc.choices:
-        lines.append("choices " + ", ".join(expr(c) for c in sc.choices))
-    for value, label in sc.expects:
-        lines.append(
-            f"expect {expr(value)}" + (f" as {string(label)}" if label is not None else "")
-        )
+    lines += [f"{part} strict" for part in sc.strict]
+    for step in sc.steps:
+        if isinstance(step, ast.ScenarioChoices):
+            lines.append("choices " + ", ".join(expr(c) for c in step.values))
+        else:
+            kind = "" if step.kind == "holds" else f"{step.kind} "
+            label = f" as {string(step.label)}" if step.label is not None else ""
+            lines.append(f"expect {kind}{expr(step.value)}{label}")
     body = "".join(f"\n{INDENT}{line}" for line in lines) + _closing(sc, INDENT)
     return f"scenario {string(sc.name)}{cite(sc.cite)} {{{body}\n}}"

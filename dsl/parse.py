@@ -90,6 +90,8 @@ class _Builder(Transformer):
     def start(self, meta, ch):
         header, items = ch[0], tuple(ch[1:])
         kind, name, extends, cite, scenarios, *more = header
+        if kind == "scenarios":  # a scenario file's items are the libraries it imports
+            items, more = more[1], []
         return ast.File(
             kind,
             name,
@@ -112,7 +114,9 @@ class _Builder(Transformer):
         return ("library", _unquote(ch[0]), None, None, ())
 
     def scenario_file(self, meta, ch):
-        return ("scenarios", _unquote(ch[0]), None, None, tuple(ch[1:]))
+        scenarios = tuple(c for c in ch[1:] if isinstance(c, ast.Scenario))
+        imports = tuple(c for c in ch[1:] if isinstance(c, ast.Import))
+        return ("scenarios", _unquote(ch[0]), None, None, scenarios, (), imports)
 
     def cite(self, meta, ch):
         return _Cite(str(ch[0])[1:].strip('"'))
@@ -518,20 +522,21 @@ class _Builder(Transformer):
         name = _unquote(ch[0])
         fields = {"players": None, "seed": None, "position": None, "run": None}
         dice: list[int] = []
-        choices: list = []
-        expects: list = []
+        strict: set[str] = set()
+        steps: list[ast.ScenarioStep] = []
         for item in ch[1:]:
             if isinstance(item, _Cite) or item is None:
+                continue
+            if isinstance(item, (ast.ScenarioChoices, ast.ScenarioExpect)):
+                steps.append(item)
                 continue
             tag, value = item
             if tag in fields:
                 fields[tag] = value
             elif tag == "dice":
                 dice += value
-            elif tag == "choices":
-                choices += value
             else:
-                expects.append(value)
+                strict.add(value)
         return ast.Scenario(
             name,
             _pick(ch, _Cite),
@@ -540,8 +545,8 @@ class _Builder(Transformer):
             fields["position"],
             fields["run"],
             tuple(dice),
-            tuple(choices),
-            tuple(expects),
+            tuple(steps),
+            tuple(p for p in ast.STRICT_PARTS if p in strict),
             span=self._span(meta),
         )
 
@@ -560,11 +565,26 @@ class _Builder(Transformer):
     def sc_dice(self, meta, ch):
         return ("dice", [int(c) for c in ch])
 
+    def sc_strict_dice(self, meta, ch):
+        return ("strict", "dice")
+
+    def sc_strict_shuffles(self, meta, ch):
+        return ("strict", "shuffles")
+
+    def sc_strict_choices(self, meta, ch):
+        return ("strict", "choices")
+
     def sc_choices(self, meta, ch):
-        return ("choices", list(ch))
+        return ast.ScenarioChoices(tuple(ch), span=self._span(meta))
 
     def sc_expect(self, meta, ch):
-        return ("expect", (ch[0], _unquote(ch[1]) if ch[1] is not None else None))
+        label = _unquote(ch[1]) if ch[1] is not None else None
+        return ast.ScenarioExpect("holds", ch[0], label, span=self._span(meta))
+
+    def sc_expect_option(self, meta, ch):
+        kind = " ".join(str(ch[0]).split())  # `not   offered` is `not offered`
+        label = _unquote(ch[2]) if ch[2] is not None else None
+        return ast.ScenarioExpect(kind, ch[1], label, span=self._span(meta))
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -76,6 +76,22 @@ def resolve_text(text: str, path: str) -> tuple[Program | None, list[Diagnostic]
     return program, loader.diagnostics, loader.sources
 
 
+def resolve_with_libraries(
+    base: Path, imports: tuple[ast.Import, ...], beside: Path
+) -> tuple[Program | None, list[Diagnostic], dict[str, str]]:
+    """The ruleset at `base`, with the libraries `imports` names merged in: files beside
+    `beside` (a scenario file, whose helper procedures need not be copied into a variant)."""
+    loader = _Loader()
+    file = loader.read(base, None)
+    program = None if file is None else _resolve_file(file, base, loader, chain=())
+    if program is None or not imports:
+        return program, loader.diagnostics, loader.sources
+    decls, origin = dict(program.decls), dict(program.origin)
+    for item in imports:
+        _import(item, beside, loader, decls, origin, (str(beside.resolve()),))
+    return attrs.evolve(program, decls=decls, origin=origin), loader.diagnostics, loader.sources
+
+
 def _allowed(path: Path, root: Path) -> bool:
     path = path.resolve()
     return any(path.is_relative_to(r.resolve()) for r in (root, rulesets_root()))

@@ -451,21 +451,44 @@ def fmt(files, check_only, write) -> None:
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-def scenario(files) -> None:
+@click.option(
+    "--trace",
+    "trace_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the trace of every scenario to this file (JSON lines; `game` names the scenario).",
+)
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="Also list the decisions with one option taken for the player.",
+)
+def scenario(files, trace_path: str | None, verbose: bool) -> None:
     """Run scenario files and report each scenario's result with its cited section."""
     from interpreter.scenario import run_file
 
     failed = 0
     total = 0
-    for name in files:
-        for result in run_file(Path(name)):
-            total += 1
-            mark = "PASS" if result.passed else "FAIL"
-            cite = format_cite(result.cite)
-            click.echo(f"{mark} {result.name}{cite}")
-            for line in result.problems:
-                click.echo(f"    {line}")
-            failed += not result.passed
+    out = open(trace_path, "wb") if trace_path else None  # noqa: SIM115 - closed below
+    try:
+        for name in files:
+            for result in run_file(Path(name), trace=out.write if out else None):
+                total += 1
+                mark = "PASS" if result.passed else "FAIL"
+                cite = format_cite(result.cite)
+                click.echo(f"{mark} {result.name}{cite}")
+                for line in result.problems:
+                    click.echo(f"    {line}")
+                for line in result.warnings:
+                    click.echo(f"    warning: {line}")
+                if verbose and result.passed and result.forced:
+                    click.echo("    decisions with one option, taken for the player:")
+                    for line in result.forced:
+                        click.echo(f"      {line}")
+                failed += not result.passed
+    finally:
+        if out is not None:
+            out.close()
     click.echo(f"{total - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 

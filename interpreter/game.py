@@ -53,6 +53,7 @@ class ChooseSite:
     cite: str | None
     proc: str
     span: Span
+    always: bool = False  # an `ask`: put to the player even with a single option
 
 
 @attrs.frozen

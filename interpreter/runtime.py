@@ -13,7 +13,7 @@ from interpreter.state import END, RulesetFault
 
 def _die(st, sides: int) -> int:
     if st.script:
-        if st.script.__class__ is not list:  # a trace's dice tap (interpreter/trace.py)
+        if st.script.__class__ is not list:  # a chance tap (interpreter/chance.py)
             return st.script.roll(st, sides)
         value = st.script.pop(0)
         if not 1 <= value <= sides:
@@ -25,6 +25,8 @@ def _die(st, sides: int) -> int:
 
 
 def _shuffle(st, items: list) -> None:
+    if st.script.__class__ is not list:  # a chance tap (interpreter/chance.py)
+        return st.script.shuffle(st, items)
     for i in range(len(items) - 1, 0, -1):
         s = _rng.step(st.rng)
         st.rng = s

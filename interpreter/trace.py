@@ -6,8 +6,9 @@ that asked and its citation, and the stack of procedures that led there), every 
 every die, and the end or the error that stopped the game.
 
 The engine pays nothing for this when no trace is asked: decisions, `log` lines and the end
-already go to `state.trace` when it is a list, and dice are seen through `DiceTap`, which
-stands in for the scripted dice so `_die` finds it on the branch it already takes for them.
+already go to `state.trace` when it is a list, and dice are seen through a `ChanceTap`
+(interpreter/chance.py), which stands in for the scripted dice so `_die` finds it on the
+branch it already takes for them.
 """
 
 from __future__ import annotations
@@ -19,31 +20,11 @@ from typing import Any
 import orjson
 
 from dsl.errors import KnapperError
+from interpreter.chance import ChanceTap
 from interpreter.game import Game
-from interpreter.runtime import _die
 from interpreter.state import State, run
 
 Write = Callable[[bytes], Any]
-
-
-class DiceTap(list):
-    """The scripted dice of a traced game (usually none), always true so that `_die` asks
-    it for every die: it lets `_die` roll as usual and notes the result in the trace."""
-
-    def __bool__(self) -> bool:
-        return True
-
-    def roll(self, st: State, sides: int) -> int:
-        # one ordinary roll: `_die` itself, with the plain list of scripted dice in place
-        st.script = list(self)
-        try:
-            value = _die(st, sides)
-        finally:
-            self[:] = st.script
-            st.script = self
-        if st.trace is not None:
-            st.trace.append(("die", sides, value))
-        return value
 
 
 def stack_of(state: State) -> list[dict[str, Any]]:
@@ -101,7 +82,7 @@ class Recorder:
         if state.trace is None:
             state.trace = []
         if state.script.__class__ is list:
-            state.script = DiceTap(state.script)
+            state.script = ChanceTap(state.script)
         game = state.game
         self.emit(
             "start",

@@ -225,15 +225,25 @@ scenarios = st.builds(
     st.none() | blocks,
     st.none() | st.builds(ast.CallStmt, NAMES, st.lists(exprs, max_size=2).map(tuple), st.none()),
     st.lists(st.integers(1, 20), max_size=4).map(tuple),
-    st.lists(exprs, max_size=3).map(tuple),
-    st.lists(st.tuples(exprs, st.none() | TEXT), max_size=3).map(tuple),
+    st.lists(
+        st.builds(ast.ScenarioChoices, st.lists(exprs, min_size=1, max_size=3).map(tuple))
+        | st.builds(ast.ScenarioExpect, st.sampled_from(ast.EXPECT_KINDS), exprs, st.none() | TEXT),
+        max_size=4,
+    ).map(tuple),
+    st.sets(st.sampled_from(ast.STRICT_PARTS)).map(
+        lambda parts: tuple(p for p in ast.STRICT_PARTS if p in parts)
+    ),
 )
 
 
 @settings(max_examples=100, deadline=None)
-@given(name=TEXT, items=st.lists(scenarios, min_size=1, max_size=3))
-def test_scenario_file_round_trip(name, items):
-    tree = ast.File("scenarios", name, None, None, (), tuple(items))
+@given(
+    name=TEXT,
+    items=st.lists(scenarios, min_size=1, max_size=3),
+    imports=st.lists(st.builds(ast.Import, TEXT), max_size=2),
+)
+def test_scenario_file_round_trip(name, items, imports):
+    tree = ast.File("scenarios", name, None, None, tuple(imports), tuple(items))
     assert parse(format_file(tree)) == tree
 
 
