@@ -18,6 +18,9 @@ parsed: a library (it is checked with the rulesets that import it) or a fragment
 one mechanism without being a playable game. The files in `docs/examples/` (the tutorial's
 variant and scenario, the guide's library) are held to the same rules, and each of them is
 shown in full on some page, exactly as it is.
+
+Numbers about the rulesets' data are written `{{ ruleset: expression }}` and computed when
+the site is built (docs/hooks.py); every one of them evaluates.
 """
 
 import contextlib
@@ -187,3 +190,55 @@ def test_every_error_code_is_documented() -> None:
     listed = (DOCS / "errors.md").read_text(encoding="utf-8")
     missing = sorted(code for code in codes if f"| {code} |" not in listed and code != "K999")
     assert not missing, f"docs/errors.md does not explain {missing}"
+
+
+# ------------------------------------------------------------------ numbers from the data
+def _hooks():
+    """docs/hooks.py, the mkdocs hook that computes `{{ ruleset: expression }}`."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+PAGES_WITH_DATA = sorted(p for p in DOCS.glob("*.md") if _hooks().placeholders(p.read_text()))
+
+
+def test_pages_about_the_games_take_their_numbers_from_the_rulesets() -> None:
+    names = {p.name for p in PAGES_WITH_DATA}
+    assert {"aurignac.md", "neanderthal.md", "tutorial.md", "index.md"} <= names
+
+
+@pytest.mark.parametrize("path", PAGES_WITH_DATA, ids=lambda p: p.name)
+def test_every_number_from_the_data_evaluates(path: Path) -> None:
+    hooks = _hooks()
+    rendered = hooks.render(path.read_text(encoding="utf-8"))
+    assert not hooks.placeholders(rendered)
+
+
+def test_a_placeholder_is_the_value_of_its_expression() -> None:
+    hooks = _hooks()
+    from dsl import ast
+    from dsl.errors import read_source
+    from dsl.resolve import find_ruleset
+
+    path = find_ruleset("aurignac")
+    assert path is not None
+    program, _, _ = load_program(read_source(path), str(path))
+    assert program is not None
+    tracks = next(t for t in program.get(ast.Table) if t.name == "s_tracks")
+    costs = [sum(i.value for i in row.args[1].items) for row in tracks.rows]
+    text = (
+        "{{ aurignac: min([sum(t.steps) for t in rows(s_tracks)]) }} to "
+        "{{aurignac:max([sum(t.steps) for t in rows(s_tracks)])}} Food, "
+        "{{ aurignac: [1, 2] }}; {{ aurignac: notes(deviation) }} deviations; "
+        "`{{ aurignac: shown as written }}`"
+    )
+    deviations = sum(n.kind == "deviation" for n in program.get(ast.Note))
+    assert hooks.render(text) == (
+        f"{min(costs)} to {max(costs)} Food, 1, 2; {deviations} deviations; "
+        "`{{ aurignac: shown as written }}`"
+    )
