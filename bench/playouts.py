@@ -3,9 +3,11 @@
 For each benchmark game (a bundled ruleset and a player count) this plays the same seeded
 games with uniformly random agents twice: through the interpreter (`interpreter.api`) and
 through the plain-Python reference in `bench/reference/`. The two sides run in alternating
-batches over several rounds in one process, so drift in machine speed hits both; the table
-shows the median over rounds of games/s and µs per decision, and the ratio
-interpreted/hand-written of the games/s medians. Compiling a ruleset is done once before
+batches over several rounds in one process, so drift in machine speed hits both. Each batch
+is timed in CPU time (`time.process_time`), which other work on a shared machine disturbs
+less, and in wall-clock time beside it; the table shows the median over rounds of games/s
+and µs per decision in CPU time, the wall-clock games/s, and the ratio
+interpreted/hand-written of the CPU games/s medians. Compiling a ruleset is done once before
 any timing and reported on its own.
 
     python bench/playouts.py                    # all games, about 1-2 minutes
@@ -96,11 +98,12 @@ def reference_batch(
     return [playout(seed, players, **kw) for seed in seeds]
 
 
-def timed(run: Callable[[], list[int]]) -> tuple[float, list[int]]:
+def timed(run: Callable[[], list[int]]) -> tuple[float, float, list[int]]:
+    """CPU seconds, wall-clock seconds and the decisions of each game of one batch."""
     gc.collect()
-    start = time.perf_counter()
+    start_cpu, start_wall = time.process_time(), time.perf_counter()
     decisions = run()
-    return time.perf_counter() - start, decisions
+    return time.process_time() - start_cpu, time.perf_counter() - start_wall, decisions
 
 
 def measure_compile(rulesets: list[str]) -> dict[str, dict[str, float]]:
@@ -122,7 +125,10 @@ def measure_compile(rulesets: list[str]) -> dict[str, dict[str, float]]:
     return times
 
 
-def side_summary(seconds: list[float], games: int, decisions: list[int]) -> dict[str, Any]:
+def side_summary(
+    seconds: list[float], wall: list[float], games: int, decisions: list[int]
+) -> dict[str, Any]:
+    """`seconds` are CPU seconds per round, `wall` wall-clock seconds per round."""
     total = sum(decisions)
     per_round_gps = [games / s for s in seconds]
     per_round_us = [s / total * 1e6 for s in seconds] if total else [math.nan for _ in seconds]
@@ -130,6 +136,7 @@ def side_summary(seconds: list[float], games: int, decisions: list[int]) -> dict
         "games_per_s": statistics.median(per_round_gps),
         "us_per_decision": statistics.median(per_round_us),
         "games_per_s_rounds": per_round_gps,
+        "wall_games_per_s": statistics.median([games / s for s in wall]),
         "decisions_per_game": total / games,
         "decisions_per_game_sd": statistics.stdev(decisions) if len(decisions) > 1 else 0.0,
     }
@@ -144,6 +151,8 @@ def run_case(
         kw["adjacency"] = {k: list(v) for k, v in game.adjacency.items()}
     interp_s: list[float] = []
     ref_s: list[float] = []
+    interp_wall: list[float] = []
+    ref_wall: list[float] = []
     interp_dec: list[int] = []
     ref_dec: list[int] = []
     for r in range(rounds):
@@ -151,23 +160,26 @@ def run_case(
         order = ("interp", "ref") if r % 2 == 0 else ("ref", "interp")
         for side in order:
             if side == "interp":
-                secs, dec = timed(lambda: interpreted_batch(game, case.players, seeds))
+                secs, wall, dec = timed(lambda: interpreted_batch(game, case.players, seeds))
                 interp_s.append(secs)
+                interp_wall.append(wall)
                 if interp_dec and dec != interp_dec:
                     raise SystemExit(f"{case.label}: the interpreter is not deterministic")
                 interp_dec = dec
             else:
-                secs, dec = timed(
+                secs, wall, dec = timed(
                     lambda: reference_batch(case.reference.playout, case.players, seeds, kw)
                 )
                 ref_s.append(secs)
+                ref_wall.append(wall)
                 ref_dec = dec
         log(
-            f"{case.label}: round {r + 1}/{rounds} interpreter {interp_s[-1]:.2f} s, "
-            f"reference {ref_s[-1]:.2f} s"
+            f"{case.label}: round {r + 1}/{rounds} interpreter {interp_s[-1]:.2f} s CPU "
+            f"({interp_wall[-1]:.2f} s wall), reference {ref_s[-1]:.2f} s CPU "
+            f"({ref_wall[-1]:.2f} s wall)"
         )
-    interp = side_summary(interp_s, games, interp_dec)
-    ref = side_summary(ref_s, games, ref_dec)
+    interp = side_summary(interp_s, interp_wall, games, interp_dec)
+    ref = side_summary(ref_s, ref_wall, games, ref_dec)
     same = sum(a == b for a, b in zip(interp_dec, ref_dec))
     result = {
         "game": case.label,
@@ -218,16 +230,20 @@ def print_report(report: dict[str, Any]) -> None:
     from rich.table import Table
 
     # Redirected output gets a fixed width wide enough for the table, not rich's default 80.
-    console = Console(width=None if sys.stdout.isatty() else 140)
+    console = Console(width=None if sys.stdout.isatty() else 170)
     env = report["environment"]
-    table = Table(title=f"Random playouts, median of {report['rounds']} round(s)")
+    table = Table(
+        title=f"Random playouts, median of {report['rounds']} round(s), CPU time (wall beside)"
+    )
     table.add_column("game")
     for column in (
         "games",
         "interp\ngames/s",
         "interp\nµs/dec",
+        "interp\nwall g/s",
         "ref\ngames/s",
         "ref\nµs/dec",
+        "ref\nwall g/s",
         "ratio",
         "ratio\nby round",
         "target",
@@ -247,8 +263,10 @@ def print_report(report: dict[str, Any]) -> None:
             str(res["games"]),
             f"{interp['games_per_s']:,.1f}",
             f"{interp['us_per_decision']:.2f}",
+            f"{interp['wall_games_per_s']:,.1f}",
             f"{ref['games_per_s']:,.1f}",
             f"{ref['us_per_decision']:.2f}",
+            f"{ref['wall_games_per_s']:,.1f}",
             ratio,
             f"{min(res['ratio_rounds']):.2f}-{max(res['ratio_rounds']):.2f}",
             "" if target is None else f">= {target}",
@@ -272,7 +290,7 @@ def print_report(report: dict[str, Any]) -> None:
     console.print("The first compile in the process also builds the Lark parser.")
     targets = ", ".join(f"{name} >= {value}" for name, value in TARGETS.items())
     console.print(
-        "ratio = interpreted games/s / hand-written games/s (medians of rounds). "
+        "ratio = interpreted games/s / hand-written games/s (CPU time, medians of rounds). "
         f"Target ratios: {targets}."
     )
     for res in report["results"]:

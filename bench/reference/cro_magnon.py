@@ -5,10 +5,21 @@ map given as ``{territory: [neighbour, ...]}`` (territory order is the dict's
 key order) and returns the number of counted decisions; a baseline for the
 interpreter's speed only.
 
-Readings of the brief where it leaves a choice: all dice showing 1 or 2 are
-placed before the moves of dice showing 3 or 4; "seat order" for other
-players in the interaction phase is plain seat index order; a decision by the
-side with fewer fire is made by that player (all agents are random anyway).
+It plays the rules of rulesets/cro-magnon/cro-magnon.knap, with the same
+decisions and options in the same order, so decisions per game can be
+compared with the interpreter's (the dice come from another generator, so
+only the distributions agree; bench/cro_magnon_replay.py feeds it the
+interpreter's dice and picks and compares game by game). The readings it
+shares with the ruleset:
+the new bands of all dice showing 1 or 2 are placed together, n // k on each
+of the k controlled territories and the n % k left over on different ones of
+the tribe's choosing, before any die showing 3 or 4 is used; such a die moves
+up to that many bands one space each, a band that moved on it not moving
+again on it; a migration event with a result of zero or less moves one band
+to a neighbouring territory or loses it, as the tribe chooses, and a positive
+result does nothing; Intimidate moves up to 2 of the bands of the side with
+less fire into one adjacent territory that side chooses; "seat order" for
+other players in the interaction phase is plain seat index order.
 """
 
 import random
@@ -164,21 +175,34 @@ class Game:
         for i in chosen:
             dice[i] = self.d(10)
 
+    def place(self, player: int, new: int) -> None:
+        bands = self.bands[player]
+        homes = [t for t in range(self.territories) if bands[t]]
+        if not homes:
+            return
+        share, left = divmod(new, len(homes))
+        for t in homes:
+            bands[t] += share
+        extra: list[int] = []
+        for _ in range(left):
+            spot = self.choose([t for t in homes if t not in extra])
+            extra.append(spot)
+            bands[spot] += 1
+
     def advance(self, player: int, dice: list[int]) -> None:
         bands = self.bands[player]
-        for face in dice:
-            if face not in (1, 2):
-                continue
-            for _ in range(face):
-                fewest = min(count for count in bands if count)
-                options = [t for t in range(self.territories) if bands[t] == fewest]
-                bands[self.choose(options)] += 1
+        self.place(player, sum(face for face in dice if face in (1, 2)))
         for face in dice:
             if face not in (3, 4):
                 continue
+            # moved_into[t]: bands that moved into t on this die and may not move again on it.
+            moved_into = [0] * self.territories
             for _ in range(face):
                 options: list = [
-                    (t, n) for t in range(self.territories) if bands[t] for n in self.neighbours[t]
+                    (t, n)
+                    for t in range(self.territories)
+                    if bands[t] > moved_into[t]
+                    for n in self.neighbours[t]
                 ]
                 options.append("done")
                 move = self.choose(options)
@@ -186,6 +210,7 @@ class Game:
                     break
                 bands[move[0]] -= 1
                 bands[move[1]] += 1
+                moved_into[move[1]] += 1
         if 5 in dice and 6 in dice:
             self.random_advance(player)
 
@@ -212,13 +237,11 @@ class Game:
                     bands[t] += 1
             elif r <= 0:
                 options: list = list(self.neighbours[t])
-                options.append("stay")
+                options.append("lose")
                 target = self.choose(options)
-                if target != "stay":
-                    bands[t] -= 1
-                    bands[target] += 1
-            else:
                 bands[t] -= 1
+                if target != "lose":
+                    bands[target] += 1
 
     def weaker(self, a: int, b: int, category: int) -> int | None:
         if self.skill[a][category] == self.skill[b][category]:
@@ -251,12 +274,12 @@ class Game:
                         self.bands[winner][t] += moved
                 else:
                     mover = self.weaker(player, other, FIRE)
-                    if mover is None or not self.neighbours[t]:
+                    if mover is None or not self.neighbours[t] or not self.bands[mover][t]:
                         continue
-                    for _ in range(min(2, self.bands[mover][t])):
-                        target = self.choose(list(self.neighbours[t]))
-                        self.bands[mover][t] -= 1
-                        self.bands[mover][target] += 1
+                    target = self.choose(list(self.neighbours[t]))
+                    moved = min(2, self.bands[mover][t])
+                    self.bands[mover][t] -= moved
+                    self.bands[mover][target] += moved
 
     def has_won(self, player: int) -> bool:
         if min(self.skill[player]) < WIN_PER_CATEGORY:
