@@ -465,6 +465,10 @@ class Map:
     items: tuple[MapNode | MapEdge, ...]
     cite: str | None
     span: Span = _span()
+    # `reconstructed ["reason"]`: the book does not print this board; its places and
+    # connections are authored, and `reason` says what they were built from
+    reconstructed: bool = attrs.field(default=False, kw_only=True)
+    reason: str | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen

@@ -81,6 +81,8 @@ def _changed(key, old, new, base: Program, variant: Program, line: int) -> list[
             # the replacing rule's own words: the base's comment describes the old rule
             about = comment_of(new, variant)
             text = f"replaces {_what(new)}"
+            if isinstance(new, ast.Map) and isinstance(old, ast.Map):
+                text += _unmarked(old, new)
             if any(BASE_MARK in c for c in _called(new)):
                 text += ", calling the rule it replaces"
             if _cite(old) and _cite(old) != cite:
@@ -97,7 +99,19 @@ def _called(node) -> set[str]:
 def _row(r: ast.Row) -> str:
     title = f' "{r.title}"' if r.title is not None else ""
     copies = f" x {r.copies}" if r.copies is not None else ""
-    return f"{r.name}{title} ({args(r.args)}){copies}"
+    return f"{r.name}{title} ({args(r.args)}){copies}{_marker(r)}"
+
+
+def _marker(decl: ast.Row | ast.Map) -> str:
+    """The marker `reconstructed ["reason"]` as written, or nothing."""
+    if not decl.reconstructed:
+        return ""
+    return " reconstructed" + (f' "{decl.reason}"' if decl.reason is not None else "")
+
+
+def _unmarked(old: ast.Row | ast.Map, new: ast.Row | ast.Map) -> str:
+    """Says so when a change drops the marker (the new text alone would not show it)."""
+    return ", no longer marked reconstructed" if old.reconstructed and not new.reconstructed else ""
 
 
 def _table_changes(key, old: ast.Table, new: ast.Table, cite, line) -> list[Change]:
@@ -109,7 +123,7 @@ def _table_changes(key, old: ast.Table, new: ast.Table, cite, line) -> list[Chan
             text = f"table {key}: adds row {_row(r)}"
             out.append(Change("added", f"{key}.{name}", text, r.cite or cite, line))
         elif before[name] != r:
-            text = f"table {key}: row {name} becomes {_row(r)}"
+            text = f"table {key}: row {name} becomes {_row(r)}{_unmarked(before[name], r)}"
             out.append(Change("changed", f"{key}.{name}", text, r.cite or cite, line))
     for name, r in before.items():
         if name not in after:
@@ -137,7 +151,8 @@ def _what(decl) -> str:
         return f"{decl.kind} {decl.name}"
     kind = type(decl).__name__.lower()
     name = ast.decl_name(decl)
-    return f"{kind} {name}" if name else kind
+    marker = _marker(decl) if isinstance(decl, ast.Map) else ""
+    return (f"{kind} {name}" if name else kind) + marker
 
 
 def _label(key: str, decl, program: Program) -> str:

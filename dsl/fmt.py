@@ -232,7 +232,7 @@ def decl(d) -> str:
                 "\n" + _placed(i, lambda i=i: INDENT + map_item(i), INDENT) for i in d.items
             )
             body += _closing(d, INDENT)
-            return f"map {d.name}{cite(d.cite)} {{{body}\n}}"
+            return f"{_map_head(d)} {{{body}\n}}"
         case ast.Var():
             head = f"var {d.name}{keys_text(d.keys)}: {type_text(d.type)} = "
             return _wrapped_value(head, d.value, f"{vis(d.visibility)}{cite(d.cite)}")
@@ -310,6 +310,22 @@ def _wrapped_value(head: str, value, tail: str) -> str:
     return f"{head}[\n{items}]{tail}"
 
 
+def _map_head(m: ast.Map) -> str:
+    """`map NAME §cite`, then the marker on the same line or, when too long, on its own."""
+    head = f"map {m.name}{cite(m.cite)}"
+    if not m.reconstructed:
+        return head
+    marker = _marker(m.reason)
+    if len(f"{head} {marker} {{") <= WIDTH:
+        return f"{head} {marker}"
+    return f"{head}\n{INDENT * 2}{marker}"
+
+
+def _marker(reason: str | None) -> str:
+    """The marker `reconstructed ["reason"]` of a row or a map."""
+    return "reconstructed" + (f" {string(reason)}" if reason is not None else "")
+
+
 def map_item(i) -> str:
     if isinstance(i, ast.MapNode):
         title = f" {string(i.title)}" if i.title is not None else ""
@@ -334,7 +350,7 @@ def row(r: ast.Row, sides: int | None) -> str:
     text = _values(head, r, tail)
     if not r.reconstructed:
         return text
-    marker = "reconstructed" + (f" {string(r.reason)}" if r.reason is not None else "")
+    marker = _marker(r.reason)
     last = text.rpartition("\n")[2]
     pad = INDENT if "\n" not in text else ""  # a continuation line carries its own indent
     if len(pad + last + " " + marker) <= WIDTH:

@@ -40,11 +40,31 @@ class Reconstructed:
 
 
 @attrs.frozen
+class ReconstructedMap:
+    """A map that carries the `reconstructed` marker: all its places and connections."""
+
+    map: str
+    places: int
+    connections: int  # pairs of neighbouring places
+    reason: str | None
+    cite: str | None
+
+    def to_json(self) -> dict:
+        return {
+            "map": self.map,
+            "places": self.places,
+            "connections": self.connections,
+            "reason": self.reason,
+        }
+
+
+@attrs.frozen
 class LintResult:
     diagnostics: list[Diagnostic]
     notices: list[str]  # what could not be checked, one line each
     sources: dict[str, str]
-    reconstructed: tuple[Reconstructed, ...] = ()  # per table, in the order declared
+    # per table or map, in the order declared
+    reconstructed: tuple[Reconstructed | ReconstructedMap, ...] = ()
 
 
 def lint(
@@ -459,21 +479,54 @@ def _unused(program: Program) -> list[Diagnostic]:
 
 
 # ------------------------------------------------------------------ authored data
-def reconstructed_tables(program: Program) -> tuple[Reconstructed, ...]:
-    """The tables with rows marked `reconstructed`: values the book does not print."""
-    out = []
-    for table in program.get(ast.Table):
-        marked = tuple(r.name for r in table.rows if r.reconstructed)
+def reconstructed_tables(program: Program) -> tuple[Reconstructed | ReconstructedMap, ...]:
+    """The tables with rows marked `reconstructed` and the maps marked so: data the book
+    does not print."""
+    out: list[Reconstructed | ReconstructedMap] = []
+    for decl in program.get((ast.Table, ast.Map)):
+        if isinstance(decl, ast.Map):
+            if decl.reconstructed:
+                places, pairs = _graph(decl)
+                out.append(ReconstructedMap(decl.name, places, pairs, decl.reason, decl.cite))
+            continue
+        marked = tuple(r.name for r in decl.rows if r.reconstructed)
         if marked:
-            out.append(Reconstructed(table.name, len(table.rows), marked, table.cite))
+            out.append(Reconstructed(decl.name, len(decl.rows), marked, decl.cite))
     return tuple(out)
 
 
+def _graph(m: ast.Map) -> tuple[int, int]:
+    """How many places a map has and how many pairs of them are neighbours."""
+    places = {i.name for i in m.items if isinstance(i, ast.MapNode)}
+    pairs = set()
+    for edge in (i for i in m.items if isinstance(i, ast.MapEdge)):
+        for other in edge.others:
+            places |= {edge.a, other}
+            pairs.add(frozenset((edge.a, other)))
+    return len(places), len(pairs)
+
+
 def _reconstructed(program: Program) -> list[Diagnostic]:
-    """One note per table with reconstructed rows: how many, and which when they are few."""
-    tables = {t.name: t for t in program.get(ast.Table)}
+    """One note per table with reconstructed rows: how many, and which when they are few;
+    one per reconstructed map: how many places and connections."""
+    decls = {d.name: d for d in program.get((ast.Table, ast.Map))}
     out = []
     for found in reconstructed_tables(program):
+        if isinstance(found, ReconstructedMap):
+            out.append(
+                diag(
+                    "K832",
+                    f"reconstructed data: map {found.map}, {found.places} "
+                    f"place{'s' if found.places != 1 else ''} and {found.connections} "
+                    f"connection{'s' if found.connections != 1 else ''}",
+                    decls[found.map].span,
+                    severity="note",
+                    cite=found.cite,
+                    hint="the book does not print this board; a holder of the printed "
+                    "board can correct it",
+                )
+            )
+            continue
         count = len(found.marked)
         which = f" ({', '.join(found.marked)})" if count < found.rows and count <= 5 else ""
         out.append(
@@ -481,7 +534,7 @@ def _reconstructed(program: Program) -> list[Diagnostic]:
                 "K832",
                 f"reconstructed data: table {found.table}, {count} of {found.rows} "
                 f"row{'s' if found.rows != 1 else ''}{which}",
-                tables[found.table].span,
+                decls[found.table].span,
                 severity="note",
                 cite=found.cite,
                 hint="the book does not print these values; a holder of the printed "

@@ -201,7 +201,15 @@ class _Builder(Transformer):
 
     def map_decl(self, meta, ch):
         items = tuple(c for c in ch if isinstance(c, (ast.MapNode, ast.MapEdge)))
-        return ast.Map(str(ch[0]), items, _pick(ch, _Cite), span=self._span(meta))
+        marker = _pick(ch, _Reconstructed)
+        return ast.Map(
+            str(ch[0]),
+            items,
+            _pick(ch, _Cite),
+            span=self._span(meta),
+            reconstructed=marker is not None,
+            reason=marker[0] if marker is not None else None,
+        )
 
     def map_node(self, meta, ch):
         title = _unquote(ch[1]) if len(ch) > 1 and isinstance(ch[1], Token) else None

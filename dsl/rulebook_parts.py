@@ -173,6 +173,16 @@ def _reconstructed(marked: int, rows: int) -> str:
     )
 
 
+def _reconstructed_map(reason: str | None) -> str:
+    text = (
+        "The map is reconstructed: the book does not print its board, so its places and their "
+        "connections were authored to fit what it does say."
+    )
+    if reason:
+        text += f" The ruleset's reason: {plain(reason)}" + ("" if reason.endswith(".") else ".")
+    return text
+
+
 def _positional(r: ast.Row) -> list:
     return [a for a in r.args if not isinstance(a, ast.KwArg)]
 
@@ -208,6 +218,8 @@ def _map(page: Page, m: ast.Map, program: Program) -> None:
                 if b not in near.setdefault(a, []):
                     near[a].append(b)
     text = about(m, program)
+    if m.reconstructed:
+        text += (" " if text else "") + _reconstructed_map(m.reason)
     lead = f"A map of {len(near)} places" + (f" ({section(m.cite)})" if m.cite else "")
     page.add(lead + "." + (f" {text}" if text else ""), "", "Each place and its neighbours:", "")
     titles = {n.name: n for n in nodes}

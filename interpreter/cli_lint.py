@@ -36,7 +36,7 @@ EXPLAIN = {
     "K820": "the setup already breaks a declared invariant",
     "K830": "a declared deviation from the book",
     "K831": "a declared interpretation of the book",
-    "K832": "table rows marked `reconstructed`: authored, not printed in the book",
+    "K832": "table rows or a map marked `reconstructed`: authored, not printed in the book",
 }
 
 

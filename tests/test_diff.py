@@ -90,3 +90,74 @@ def test_a_replacing_rule_shows_its_own_comment(tmp_path):
     )
     assert "replaces proc gain (was §G1): Adds two points each round." in out
     assert "Adds one point" not in out
+
+
+MARKED_BASE = """ruleset "base"
+players 2
+
+record face { points: int }
+
+table faces: face §F1 {
+  low (1)
+  high (2) reconstructed
+  top (3) reconstructed "ours"
+}
+
+map land §M1 {
+  node a
+  node b
+  a -- b
+}
+
+var total: int = 0
+var at: land = a
+
+round max 3 §G1 {
+  total += sum([f.points for f in rows(faces)])
+  at = b
+  end game winners []
+}
+"""
+
+
+def _marked_pair(tmp_path, overlays: str) -> str:
+    (tmp_path / "base.knap").write_text(MARKED_BASE, encoding="utf-8")
+    variant = tmp_path / "variant.knap"
+    variant.write_text(f'variant "variant" extends "base.knap"\n\n{overlays}\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["diff", str(tmp_path / "base.knap"), str(variant)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_a_row_whose_only_change_is_the_reconstructed_marker_shows_it(tmp_path):
+    out = _marked_pair(
+        tmp_path,
+        'replace table faces: face §F1 {\n  low (1) reconstructed "the book prints no faces"\n'
+        '  high (2)\n  top (3) reconstructed "ours, from §F2"\n}\n'
+        "add row faces extra (4) reconstructed",
+    )
+    assert 'table faces: row low becomes low (1) reconstructed "the book prints no faces"' in out
+    assert "table faces: row high becomes high (2), no longer marked reconstructed" in out
+    assert 'table faces: row top becomes top (3) reconstructed "ours, from §F2"' in out
+    assert "table faces: adds row extra (4) reconstructed" in out
+
+
+def test_a_map_whose_marker_changes_says_so(tmp_path):
+    marked = _marked_pair(
+        tmp_path,
+        'replace map land §M1 reconstructed "the board is ours" {\n  node a\n  node b\n  a -- b\n}',
+    )
+    assert 'replaces map land reconstructed "the board is ours"' in marked
+    (tmp_path / "base.knap").write_text(
+        MARKED_BASE.replace("map land §M1 {", 'map land §M1 reconstructed "ours" {'),
+        encoding="utf-8",
+    )
+    variant = tmp_path / "variant.knap"
+    variant.write_text(
+        'variant "variant" extends "base.knap"\n\n'
+        "replace map land §M1 {\n  node a\n  node b\n  a -- b\n}\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["diff", str(tmp_path / "base.knap"), str(variant)])
+    assert result.exit_code == 0, result.output
+    assert "replaces map land, no longer marked reconstructed" in result.output

@@ -97,6 +97,15 @@ blocks = st.recursive(
 keys = st.lists(NAMES.map(ast.KeyName) | st.builds(ast.KeyRange, INTS, INTS), max_size=2).map(tuple)
 visibility = st.sampled_from(["public", "owner", "hidden"])
 params = st.lists(st.builds(ast.ParamDecl, NAMES, types), max_size=2).map(tuple)
+
+
+def _with_reason(node):
+    """A row or map that carries the marker `reconstructed`, with or without a reason."""
+    if not node.reconstructed:
+        return st.just(node)
+    return st.builds(attrs.evolve, st.just(node), reason=st.none() | TEXT)
+
+
 rows = st.builds(
     ast.Row,
     st.none(),
@@ -108,13 +117,7 @@ rows = st.builds(
     CITES,
     # the marker `reconstructed`, with or without a reason
     reconstructed=st.booleans(),
-).flatmap(
-    lambda r: (
-        st.builds(attrs.evolve, st.just(r), reason=st.none() | TEXT)
-        if r.reconstructed
-        else st.just(r)
-    )
-)
+).flatmap(_with_reason)
 ranged_rows = st.builds(
     lambda lo, width, row: attrs.evolve(row, lo=lo, hi=lo + width),
     st.integers(1, 50),
@@ -161,7 +164,8 @@ declarations = st.one_of(
             max_size=4,
         ).map(tuple),
         CITES,
-    ),
+        reconstructed=st.booleans(),
+    ).flatmap(_with_reason),
     st.builds(ast.Var, NAMES, keys, types, exprs, visibility, CITES),
     st.builds(
         lambda n, k, kind, size, e, v, c: ast.Zone(
@@ -309,6 +313,33 @@ def test_the_reconstructed_marker_ends_a_row_or_stands_on_a_line_of_its_own():
     added = parse(once, "x.knap").items[2]
     assert isinstance(added, ast.AddRow) and added.row.reason == "an overlay's row"
     assert format_text(once, "x.knap") == once
+
+
+def test_the_reconstructed_marker_follows_a_map_head_or_stands_on_a_line_of_its_own():
+    reason = "the book prints no board: the places are counted from its numbers, " * 2
+    text = (
+        'library "x"\n'
+        "map small §B reconstructed {  # a remark\n"
+        "  node a\n"
+        "}\n"
+        'map grid §"THE MAP" reconstructed "the grid is ours" { node a2 node b a2 -- b }\n'
+        f'map large §B reconstructed "{reason.strip()}" {{\n'
+        "  node c\n"
+        "}\n"
+    )
+    once = format_text(text, "x.knap")
+    assert "map small §B reconstructed {  # a remark\n" in once
+    assert 'map grid §"THE MAP" reconstructed "the grid is ours" {\n  node a2\n' in once
+    assert f'map large §B\n    reconstructed "{reason.strip()}" {{\n  node c\n' in once
+    maps = parse(once, "x.knap").items
+    assert [(m.reconstructed, m.reason) for m in maps] == [
+        (True, None),
+        (True, "the grid is ours"),
+        (True, reason.strip()),
+    ]
+    assert format_text(once, "x.knap") == once
+    # the marker is no reserved word: a map may be called `reconstructed`
+    assert parse('library "x"\nmap reconstructed reconstructed { node a }\n', "x.knap").items
 
 
 def test_grammar_builds_in_strict_lalr_mode():
