@@ -321,8 +321,18 @@ class _Runner:
             if len(options) != 1 or self.game.sites[site].always:
                 return
             self.forced.append(f"{self.at()}: {self.shown(options[0])}")
-            self.state.apply(options[0])
-            self.sync()
+            self.apply(options[0])
+
+    def apply(self, option: Any) -> None:
+        """Apply a legal option. A forced decision (one the engine would take itself) does
+        not count towards the ruleset's `bound`, as in a game."""
+        state = self.state
+        assert state.pending is not None  # callers apply only at a pending decision
+        _who, options, site, _slot = state.pending
+        if len(options) == 1 and not self.game.sites[site].always:
+            state.bound += 1
+        state.apply(option)
+        self.sync()
 
     def choose(self, value: ast.Expr, name: str) -> None:
         state = self.state
@@ -340,8 +350,7 @@ class _Runner:
                 f"at {self.at()}; options: {options}"
             )
             raise _Stop
-        state.apply(option)
-        self.sync()
+        self.apply(option)
         self.settle()
 
     def expect(self, step: ast.ScenarioExpect, fns) -> None:
