@@ -513,35 +513,38 @@ def _reconstructed(program: Program) -> list[Diagnostic]:
     out = []
     for found in reconstructed_tables(program):
         if isinstance(found, ReconstructedMap):
-            out.append(
-                diag(
-                    "K832",
-                    f"reconstructed data: map {found.map}, {found.places} "
-                    f"place{'s' if found.places != 1 else ''} and {found.connections} "
-                    f"connection{'s' if found.connections != 1 else ''}",
-                    decls[found.map].span,
-                    severity="note",
-                    cite=found.cite,
-                    hint="the book does not print this board; a holder of the printed "
-                    "board can correct it",
-                )
+            name = found.map
+            message = (
+                f"map {name}, {_count(found.places, 'place')} and "
+                f"{_count(found.connections, 'connection')}"
             )
-            continue
-        count = len(found.marked)
-        which = f" ({', '.join(found.marked)})" if count < found.rows and count <= 5 else ""
+            hint = (
+                "the book does not print this board; a holder of the printed board can correct it"
+            )
+        else:
+            name = found.table
+            count = len(found.marked)
+            which = f" ({', '.join(found.marked)})" if count < found.rows and count <= 5 else ""
+            message = f"table {name}, {count} of {_count(found.rows, 'row')}{which}"
+            hint = (
+                "the book does not print these values; a holder of the printed components "
+                "can correct them"
+            )
         out.append(
             diag(
                 "K832",
-                f"reconstructed data: table {found.table}, {count} of {found.rows} "
-                f"row{'s' if found.rows != 1 else ''}{which}",
-                decls[found.table].span,
+                f"reconstructed data: {message}",
+                decls[name].span,
                 severity="note",
                 cite=found.cite,
-                hint="the book does not print these values; a holder of the printed "
-                "components can correct them",
+                hint=hint,
             )
         )
     return out
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
 # ------------------------------------------------------------------ where the rules depart
