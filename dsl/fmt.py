@@ -28,12 +28,7 @@ _CMP = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"}
 def format_text(text: str, path: str = "<string>") -> str:
     """Format a file, keeping its comments; refuses to return text that means anything else."""
     tree = parse(text, path)
-    global _ACTIVE
-    _ACTIVE = _Comments(text)
-    try:
-        out = format_file(tree)
-    finally:
-        _ACTIVE = None
+    out = format_file(tree, _Comments(text))
     if parse(out, path) != tree:
         raise KnapperError(
             diag(
@@ -50,7 +45,9 @@ class _Comments:
     """The comments of a file, handed out in order as the printer reaches their lines.
 
     A comment on a line of its own goes before the next node printed; a comment after code
-    goes at the end of the first line printed for the node that starts on its line.
+    goes at the end of the first line printed for the node that starts on its line. One
+    `format_text` call makes one and passes it down to the printers of nodes that may have
+    comments inside them (`comments=None`: print without comments, as `format_file(tree)`).
     """
 
     def __init__(self, text: str):
@@ -80,18 +77,15 @@ class _Comments:
         return ""
 
 
-_ACTIVE: _Comments | None = None
-
-
-def _placed(node, render, pad: str) -> str:
+def _placed(node, render, pad: str, comments: _Comments | None) -> str:
     """`render()` for `node`, with the comments that belong before it and on its first line.
 
     The comments before the node are taken before it is rendered, so that the node's own
     parts (a block's statements, a table's rows) cannot take them."""
-    if _ACTIVE is None or node.span.line <= 0:
+    if comments is None or node.span.line <= 0:
         return render()
-    lead = _ACTIVE.before(node.span.line, pad)
-    tail = _ACTIVE.trailing(node.span.line)
+    lead = comments.before(node.span.line, pad)
+    tail = comments.trailing(node.span.line)
     text = render()
     if tail:
         first, sep, rest = text.partition("\n")
@@ -99,11 +93,11 @@ def _placed(node, render, pad: str) -> str:
     return lead + text
 
 
-def _closing(node, pad: str) -> str:
+def _closing(node, pad: str, comments: _Comments | None) -> str:
     """Comments left inside a braced node, just before its closing brace."""
-    if _ACTIVE is None or node.span.line <= 0:
+    if comments is None or node.span.line <= 0:
         return ""
-    return "".join("\n" + line for line in _ACTIVE.before(node.span.end_line, pad).splitlines())
+    return "".join("\n" + line for line in comments.before(node.span.end_line, pad).splitlines())
 
 
 def cite(c: str | None) -> str:
@@ -125,7 +119,7 @@ def string(s: str) -> str:
 
 
 # ------------------------------------------------------------------ files and declarations
-def format_file(f: ast.File) -> str:
+def format_file(f: ast.File, comments: _Comments | None = None) -> str:
     if f.kind == "ruleset":
         head = f"ruleset {string(f.name)}{cite(f.cite)}"
     elif f.kind == "variant":
@@ -135,41 +129,41 @@ def format_file(f: ast.File) -> str:
         head = f"library {string(f.name)}"
     else:
         head = f"scenarios for {string(f.name)}"
-    out = (_ACTIVE.before(f.span.line, "") if _ACTIVE is not None else "") + head
+    out = (comments.before(f.span.line, "") if comments is not None else "") + head
     previous: tuple[Any, str] = (f, head)  # a declaration on the header's next line stays
     for item in list(f.items) + list(f.scenarios):
         render = scenario_text if isinstance(item, ast.Scenario) else item_text
-        text = _placed(item, lambda item=item, render=render: render(item), "")
-        out += ("\n" if _adjacent(previous, item, text) else "\n\n") + text
+        text = _placed(item, lambda item=item, render=render: render(item, comments), "", comments)
+        out += ("\n" if _adjacent(previous, item, text, comments) else "\n\n") + text
         previous = (item, text)
-    rest = _ACTIVE.before(10**9, "").rstrip("\n") if _ACTIVE is not None else ""
+    rest = comments.before(10**9, "").rstrip("\n") if comments is not None else ""
     return out + ("\n\n" + rest if rest else "") + "\n"
 
 
-def _adjacent(previous, item, text: str) -> bool:
+def _adjacent(previous, item, text: str, comments: _Comments | None) -> bool:
     """Keep one-line declarations together when the author wrote them on consecutive lines."""
-    if previous is None or _ACTIVE is None:
+    if previous is None or comments is None:
         return False
     before, before_text = previous
     last_line = before.span.line if isinstance(before, ast.File) else before.span.end_line
     return "\n" not in text and "\n" not in before_text and last_line + 1 == item.span.line
 
 
-def item_text(item) -> str:
+def item_text(item, comments: _Comments | None = None) -> str:
     match item:
         case ast.SetParam():
             return f"set {item.name} = {expr(item.value)}{cite(item.cite)}"
         case ast.Replace():
-            return "replace " + decl(item.decl)
+            return "replace " + decl(item.decl, comments)
         case ast.AddDecl():
-            return "add " + decl(item.decl)
+            return "add " + decl(item.decl, comments)
         case ast.AddRow():
             return f"add row {item.table} {row(item.row, None)}"
         case ast.RemoveDecl():
             return f"remove {item.name.replace(':', ' ')}"
         case ast.RemoveRow():
             return f"remove row {item.table} {item.row}"
-    return decl(item)
+    return decl(item, comments)
 
 
 def type_text(t) -> str:
@@ -189,7 +183,7 @@ def vis(v: str) -> str:
     return "" if v == "public" else f" visible {v}"
 
 
-def decl(d) -> str:
+def decl(d, comments: _Comments | None = None) -> str:
     match d:
         case ast.Import():
             return f"import {string(d.path)}"
@@ -210,28 +204,30 @@ def decl(d) -> str:
         case ast.Record():
             head = f"{d.keyword} {d.name}{cite(d.cite)}"
             fields = [f"{f.name}: {type_text(f.type)}" for f in d.fields]
-            commented = _ACTIVE is not None and _ACTIVE.inside(d.span.line, d.span.end_line)
+            commented = comments is not None and comments.inside(d.span.line, d.span.end_line)
             if not commented:
                 return _braced(head, fields)
             # one field per line, each keeping the comments written beside it
             body = "".join(
-                "\n" + _placed(f, lambda text=text: f"{INDENT}{text},", INDENT)
+                "\n" + _placed(f, lambda text=text: f"{INDENT}{text},", INDENT, comments)
                 for f, text in zip(d.fields, fields)
             )
-            return f"{head} {{{body}{_closing(d, INDENT)}\n}}"
+            return f"{head} {{{body}{_closing(d, INDENT, comments)}\n}}"
         case ast.Table():
             dice = f" roll {d.dice}" if d.dice else ""
             sides = int(d.dice.split("d")[1]) if d.dice else None
             rows = "".join(
-                "\n" + _placed(r, lambda r=r: INDENT + row(r, sides), INDENT) for r in d.rows
+                "\n" + _placed(r, lambda r=r: INDENT + row(r, sides), INDENT, comments)
+                for r in d.rows
             )
-            rows += _closing(d, INDENT)
+            rows += _closing(d, INDENT, comments)
             return f"table {d.name}: {d.record}{dice}{cite(d.cite)} {{{rows}\n}}"
         case ast.Map():
             body = "".join(
-                "\n" + _placed(i, lambda i=i: INDENT + map_item(i), INDENT) for i in d.items
+                "\n" + _placed(i, lambda i=i: INDENT + map_item(i), INDENT, comments)
+                for i in d.items
             )
-            body += _closing(d, INDENT)
+            body += _closing(d, INDENT, comments)
             return f"{_map_head(d)} {{{body}\n}}"
         case ast.Var():
             head = f"var {d.name}{keys_text(d.keys)}: {type_text(d.type)} = "
@@ -254,11 +250,12 @@ def decl(d) -> str:
                 return f"{head} {body}"
             return f"{head}\n{INDENT}{body}"
         case ast.Proc():
-            return f"{d.kind} {d.name}({params(d.params)}){cite(d.cite)} {block(d.body, 0)}"
+            body = block(d.body, 0, comments)
+            return f"{d.kind} {d.name}({params(d.params)}){cite(d.cite)} {body}"
         case ast.Setup():
-            return f"setup{cite(d.cite)} {block(d.body, 0)}"
+            return f"setup{cite(d.cite)} {block(d.body, 0, comments)}"
         case ast.Round():
-            return f"round max {d.max}{cite(d.cite)} {block(d.body, 0)}"
+            return f"round max {d.max}{cite(d.cite)} {block(d.body, 0, comments)}"
         case ast.Score():
             return f"score({d.param}){cite(d.cite)} = {expr(d.value)}"
         case ast.Invariant():
@@ -270,11 +267,6 @@ def decl(d) -> str:
             # a long note is written as several strings, one per line; they read as one text
             return head + "".join(f"\n{INDENT}{string(part)}" for part in _split_text(d.text))
     raise TypeError(f"cannot format {d!r}")
-
-
-def _line(node, render) -> str:
-    """One indented line inside a braced declaration (a row, a map node or edge)."""
-    return "\n" + _placed(node, lambda: INDENT + render(), INDENT)
 
 
 def _split_text(text: str, width: int = WIDTH - len(INDENT) - 2) -> list[str]:
@@ -390,12 +382,15 @@ def args(items) -> str:
 
 
 # ------------------------------------------------------------------ statements
-def block(b: ast.Block, depth: int) -> str:
+def block(b: ast.Block, depth: int, comments: _Comments | None = None) -> str:
     if not b.stmts:
         return "{ }"
     pad = INDENT * (depth + 1)
-    body = "".join("\n" + _placed(s, lambda s=s: pad + stmt(s, depth + 1), pad) for s in b.stmts)
-    return "{" + body + _closing(b, pad) + "\n" + INDENT * depth + "}"
+    body = "".join(
+        "\n" + _placed(s, lambda s=s: pad + stmt(s, depth + 1, comments), pad, comments)
+        for s in b.stmts
+    )
+    return "{" + body + _closing(b, pad, comments) + "\n" + INDENT * depth + "}"
 
 
 def _one_line_if(s: ast.If) -> bool:
@@ -414,7 +409,7 @@ def target(t: ast.Target) -> str:
     return f"{t.name}[{', '.join(expr(i) for i in t.indices)}]"
 
 
-def stmt(s, depth: int) -> str:
+def stmt(s, depth: int, comments: _Comments | None = None) -> str:
     match s:
         case ast.Let():
             return f"let {s.name} = {expr(s.value)}"
@@ -422,22 +417,22 @@ def stmt(s, depth: int) -> str:
             return f"{target(s.target)} {s.op} {expr(s.value)}"
         case ast.If() if _one_line_if(s):
             ((cond, body),) = s.branches
-            return f"if {expr(cond)} {{ {stmt(body.stmts[0], depth)} }}"
+            return f"if {expr(cond)} {{ {stmt(body.stmts[0], depth, comments)} }}"
         case ast.If():
             (cond, body), *rest = s.branches
-            text = f"if {expr(cond)} {block(body, depth)}"
+            text = f"if {expr(cond)} {block(body, depth, comments)}"
             for cond, body in rest:
-                text += f" elif {expr(cond)} {block(body, depth)}"
+                text += f" elif {expr(cond)} {block(body, depth, comments)}"
             if s.otherwise is not None:
-                text += f" else {block(s.otherwise, depth)}"
+                text += f" else {block(s.otherwise, depth, comments)}"
             return text
         case ast.For():
-            return f"for {s.name} in {expr(s.iter)} {block(s.body, depth)}"
+            return f"for {s.name} in {expr(s.iter)} {block(s.body, depth, comments)}"
         case ast.Repeat():
-            return f"repeat {expr(s.count)} {block(s.body, depth)}"
+            return f"repeat {expr(s.count)} {block(s.body, depth, comments)}"
         case ast.While():
             bound = f" max {s.max}" if s.max is not None else ""
-            return f"while {expr(s.cond)}{bound} {block(s.body, depth)}"
+            return f"while {expr(s.cond)}{bound} {block(s.body, depth, comments)}"
         case ast.Choose():
             prompt = f" as {string(s.prompt)}" if s.prompt is not None else ""
             chooser, options = expr(s.player), expr(s.options)
@@ -528,14 +523,14 @@ def _expr(e) -> tuple[str, int]:
 
 
 # ------------------------------------------------------------------ scenarios
-def scenario_text(sc: ast.Scenario) -> str:
+def scenario_text(sc: ast.Scenario, comments: _Comments | None = None) -> str:
     lines = []
     if sc.players is not None:
         lines.append(f"players {sc.players}")
     if sc.seed is not None:
         lines.append(f"seed {sc.seed}")
     if sc.position is not None:
-        lines.append(f"position {block(sc.position, 1)}")
+        lines.append(f"position {block(sc.position, 1, comments)}")
     if sc.run is not None:
         lines.append(f"run {sc.run.name}({args(sc.run.args)})")
     if sc.dice:
@@ -548,5 +543,5 @@ def scenario_text(sc: ast.Scenario) -> str:
             kind = "" if step.kind == "holds" else f"{step.kind} "
             label = f" as {string(step.label)}" if step.label is not None else ""
             lines.append(f"expect {kind}{expr(step.value)}{label}")
-    body = "".join(f"\n{INDENT}{line}" for line in lines) + _closing(sc, INDENT)
+    body = "".join(f"\n{INDENT}{line}" for line in lines) + _closing(sc, INDENT, comments)
     return f"scenario {string(sc.name)}{cite(sc.cite)} {{{body}\n}}"
