@@ -3,6 +3,7 @@
 One exception tree: KnapperError -> SyntaxProblem, CheckProblem, RulesetRuntimeError,
 IllegalMove, SaveFileError. Each carries diagnostics with a stable code and a span, rendered
 one way: `path:line:col: error[K123]: message`, the source line with a caret, notes, a hint.
+The text is made when an error is shown (`str(err)`, `err.render()`), not when it is raised.
 """
 
 from __future__ import annotations
@@ -49,11 +50,16 @@ class Diagnostic:
         return (self.span.file, self.span.line, self.span.col, self.code, self.message)
 
     def render(self, sources: dict[str, str] | None = None) -> str:
+        """The diagnostic as text, quoting its lines from `sources` (file -> text) or else
+        from the files on disk."""
+        return self._render(_SourceLines(sources))
+
+    def _render(self, source: _SourceLines) -> str:
         lines = [f"{self.span}: {self.severity}[{self.code}]: {self.message}"]
-        lines += _excerpt(self.span, sources)
+        lines += _excerpt(self.span, source)
         for note in self.notes:
             lines.append(f"  note: {note.span}: {note.message}")
-            lines += _excerpt(note.span, sources)
+            lines += _excerpt(note.span, source)
         if self.cite:
             lines.append(f"  = rule: {self.cite}")
         if self.hint:
@@ -78,23 +84,35 @@ class Diagnostic:
         }
 
 
-def _source_line(span: Span, sources: dict[str, str] | None) -> str | None:
-    text = (sources or {}).get(span.file)
-    if text is None:
-        path = Path(span.file)
-        if not path.is_file():
-            return None
-        text = path.read_text(encoding="utf-8")
-    lines = text.splitlines()
-    if 1 <= span.line <= len(lines):
-        return lines[span.line - 1]
-    return None
+class _SourceLines:
+    """The lines of the files one rendering quotes: from the texts given, else from disk, each
+    file read and split at most once (a check with many errors in one file reads it once)."""
+
+    def __init__(self, sources: dict[str, str] | None):
+        self.sources = sources or {}
+        self.files: dict[str, list[str]] = {}
+
+    def line(self, span: Span) -> str | None:
+        lines = self.files.get(span.file)
+        if lines is None:
+            lines = self.files[span.file] = self._read(span.file).splitlines()
+        return lines[span.line - 1] if 1 <= span.line <= len(lines) else None
+
+    def _read(self, file: str) -> str:
+        text = self.sources.get(file)
+        if text is not None:
+            return text
+        path = Path(file)
+        try:
+            return path.read_text(encoding="utf-8") if path.is_file() else ""
+        except (OSError, UnicodeDecodeError):
+            return ""  # shown without its source line: showing an error must not raise
 
 
-def _excerpt(span: Span, sources: dict[str, str] | None) -> list[str]:
+def _excerpt(span: Span, source: _SourceLines) -> list[str]:
     if span.line <= 0:
         return []
-    src = _source_line(span, sources)
+    src = source.line(span)
     if src is None:
         return []
     width = max(
@@ -105,7 +123,11 @@ def _excerpt(span: Span, sources: dict[str, str] | None) -> list[str]:
 
 
 class KnapperError(Exception):
-    """Base of every error Knapper reports; carries one or more diagnostics."""
+    """Base of every error Knapper reports; carries one or more diagnostics.
+
+    Raising one reads no file and renders nothing (an agent may try thousands of refused
+    moves); the text is made when the error is shown, by `str(err)` (made once, then kept) or
+    `err.render()`, quoting `sources` (file -> text) or else the files on disk."""
 
     kind = "error"
 
@@ -115,15 +137,25 @@ class KnapperError(Exception):
         if isinstance(diagnostics, Diagnostic):
             diagnostics = [diagnostics]
         self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
-        self.sources = sources or {}
-        super().__init__(self.render())
+        self.sources = dict(sources) if sources else {}
+        self._text: str | None = None
+        super().__init__(self.diagnostics, self.sources)  # what pickling passes back to us
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = self.render()
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
 
     @property
     def code(self) -> str:
         return self.diagnostics[0].code
 
     def render(self) -> str:
-        return "\n".join(d.render(self.sources) for d in self.diagnostics)
+        source = _SourceLines(self.sources)
+        return "\n".join(d._render(source) for d in self.diagnostics)
 
 
 class SyntaxProblem(KnapperError):

@@ -41,6 +41,9 @@ def _stamps(files) -> tuple[int, ...]:
     return tuple(out)
 
 
+# The one module-level cache kept on purpose (see tests/test_globals.py): a memo of immutable
+# Games, checked against their files' stamps. Threads that miss at once each compile and one
+# result is stored, which changes nothing a caller sees.
 _cache: dict[str, tuple[tuple[int, ...], Game]] = {}
 
 
