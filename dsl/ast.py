@@ -2,12 +2,19 @@
 
 Produced by `dsl.parse`, consumed by `dsl.resolve`, `dsl.check`, `dsl.compile` and `dsl.fmt`.
 Every node has a `span` that is ignored by equality, so tests compare structure only.
+
+Every class derives from `Node` and declares the fields that hold other nodes (`children`)
+and, of those, the ones that hold statement blocks (`blocks`); every statement derives from
+`Statement` and declares whether it can suspend (`suspends`). `walk`, `children_of`,
+`blocks_of` and the passes' common base (`dsl.visitor`) follow these declarations, so a new
+construct is seen by every generic pass once its class declares them (tests/test_passes.py
+checks the declarations against the fields' types).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Union
+from typing import ClassVar, Union, get_args
 
 import attrs
 
@@ -18,15 +25,43 @@ def _span():
     return attrs.field(default=NO_SPAN, eq=False, repr=False, kw_only=True)
 
 
+class Node:
+    """The base of every AST node.
+
+    `children`: the fields that hold nodes, in field order; such a field holds a node, None,
+    or a tuple of nodes (or of tuples of them, as `If.branches`). `blocks`: those of them that
+    hold statement blocks (`Block`), such as a loop's body."""
+
+    __slots__ = ()
+    children: ClassVar[tuple[str, ...]] = ()
+    blocks: ClassVar[tuple[str, ...]] = ()
+
+
+class Statement(Node):
+    """The base of every statement.
+
+    `suspends` (declared by every statement class, no default): whether the statement itself
+    can stop the run loop, for a decision (`choose`, `ask`) or to run another procedure (a
+    call), so that it must be an instruction of its own and the engine resumes after it.
+    A compound statement (`if`, loops) does not suspend itself; `can_suspend` says whether
+    anything inside it does. The code generator reads `type(stmt).suspends` instead of
+    assuming that a statement it does not know runs as plain Python."""
+
+    __slots__ = ()
+    suspends: ClassVar[bool]
+
+
 # ------------------------------------------------------------------ types and keys
 @attrs.frozen
-class TypeName:
+class TypeName(Node):
     name: str
     span: Span = _span()
 
 
 @attrs.frozen
-class TypeList:
+class TypeList(Node):
+    children = ("elem",)
+
     elem: Type
     span: Span = _span()
 
@@ -35,13 +70,13 @@ Type = Union[TypeName, TypeList]
 
 
 @attrs.frozen
-class KeyName:
+class KeyName(Node):
     name: str
     span: Span = _span()
 
 
 @attrs.frozen
-class KeyRange:
+class KeyRange(Node):
     lo: int
     hi: int
     span: Span = _span()
@@ -52,49 +87,55 @@ Key = Union[KeyName, KeyRange]
 
 # ------------------------------------------------------------------ expressions
 @attrs.frozen
-class IntLit:
+class IntLit(Node):
     value: int
     span: Span = _span()
 
 
 @attrs.frozen
-class StrLit:
+class StrLit(Node):
     value: str
     span: Span = _span()
 
 
 @attrs.frozen
-class BoolLit:
+class BoolLit(Node):
     value: bool
     span: Span = _span()
 
 
 @attrs.frozen
-class NoneLit:
+class NoneLit(Node):
     span: Span = _span()
 
 
 @attrs.frozen
-class NameRef:
+class NameRef(Node):
     name: str
     span: Span = _span()
 
 
 @attrs.frozen
-class ListLit:
+class ListLit(Node):
+    children = ("items",)
+
     items: tuple[Expr, ...]
     span: Span = _span()
 
 
 @attrs.frozen
-class CompFor:
+class CompFor(Node):
+    children = ("iter",)
+
     name: str
     iter: Expr
     span: Span = _span()
 
 
 @attrs.frozen
-class Comprehension:
+class Comprehension(Node):
+    children = ("expr", "fors", "cond")
+
     expr: Expr
     fors: tuple[CompFor, ...]
     cond: Expr | None
@@ -102,7 +143,9 @@ class Comprehension:
 
 
 @attrs.frozen
-class IfExpr:
+class IfExpr(Node):
+    children = ("cond", "then", "other")
+
     cond: Expr
     then: Expr
     other: Expr
@@ -110,8 +153,10 @@ class IfExpr:
 
 
 @attrs.frozen
-class BinOp:
+class BinOp(Node):
     """Arithmetic, comparison, membership and boolean operators (`op` is the operator's text)."""
+
+    children = ("left", "right")
 
     op: str
     left: Expr
@@ -120,49 +165,59 @@ class BinOp:
 
 
 @attrs.frozen
-class UnaryOp:
+class UnaryOp(Node):
+    children = ("operand",)
+
     op: str  # "not" or "-"
     operand: Expr
     span: Span = _span()
 
 
 @attrs.frozen
-class FieldGet:
+class FieldGet(Node):
+    children = ("obj",)
+
     obj: Expr
     name: str
     span: Span = _span()
 
 
 @attrs.frozen
-class IndexGet:
+class IndexGet(Node):
+    children = ("obj", "indices")
+
     obj: Expr
     indices: tuple[Expr, ...]
     span: Span = _span()
 
 
 @attrs.frozen
-class KwArg:
+class KwArg(Node):
+    children = ("value",)
+
     name: str
     value: Expr
     span: Span = _span()
 
 
 @attrs.frozen
-class CallExpr:
+class CallExpr(Node):
+    children = ("args",)
+
     name: str
     args: tuple[Expr | KwArg, ...]
     span: Span = _span()
 
 
 @attrs.frozen
-class RollDice:
+class RollDice(Node):
     count: int
     sides: int
     span: Span = _span()
 
 
 @attrs.frozen
-class RollTable:
+class RollTable(Node):
     table: str
     span: Span = _span()
 
@@ -188,21 +243,29 @@ Expr = Union[
 
 # ------------------------------------------------------------------ statements
 @attrs.frozen
-class Target:
+class Target(Node):
+    children = ("indices",)
+
     name: str
     indices: tuple[Expr, ...]
     span: Span = _span()
 
 
 @attrs.frozen
-class Let:
+class Let(Statement):
+    suspends = False
+    children = ("value",)
+
     name: str
     value: Expr
     span: Span = _span()
 
 
 @attrs.frozen
-class Assign:
+class Assign(Statement):
+    suspends = False
+    children = ("target", "value")
+
     target: Target
     op: str  # "=", "+=", "-="
     value: Expr
@@ -210,14 +273,22 @@ class Assign:
 
 
 @attrs.frozen
-class If:
+class If(Statement):
+    suspends = False
+    children = ("branches", "otherwise")
+    blocks = ("branches", "otherwise")
+
     branches: tuple[tuple[Expr, Block], ...]
     otherwise: Block | None
     span: Span = _span()
 
 
 @attrs.frozen
-class For:
+class For(Statement):
+    suspends = False
+    children = ("iter", "body")
+    blocks = ("body",)
+
     name: str
     iter: Expr
     body: Block
@@ -225,14 +296,22 @@ class For:
 
 
 @attrs.frozen
-class Repeat:
+class Repeat(Statement):
+    suspends = False
+    children = ("count", "body")
+    blocks = ("body",)
+
     count: Expr
     body: Block
     span: Span = _span()
 
 
 @attrs.frozen
-class While:
+class While(Statement):
+    suspends = False
+    children = ("cond", "body")
+    blocks = ("body",)
+
     cond: Expr
     max: int | None
     body: Block
@@ -240,7 +319,10 @@ class While:
 
 
 @attrs.frozen
-class Choose:
+class Choose(Statement):
+    suspends = True
+    children = ("player", "options")
+
     name: str
     player: Expr
     options: Expr
@@ -253,7 +335,10 @@ class Choose:
 
 
 @attrs.frozen
-class CallStmt:
+class CallStmt(Statement):
+    suspends = True
+    children = ("args",)
+
     name: str
     args: tuple[Expr | KwArg, ...]
     cite: str | None
@@ -261,21 +346,30 @@ class CallStmt:
 
 
 @attrs.frozen
-class AddTo:
+class AddTo(Statement):
+    suspends = False
+    children = ("value", "target")
+
     value: Expr
     target: Target
     span: Span = _span()
 
 
 @attrs.frozen
-class RemoveFrom:
+class RemoveFrom(Statement):
+    suspends = False
+    children = ("value", "target")
+
     value: Expr
     target: Target
     span: Span = _span()
 
 
 @attrs.frozen
-class Move:
+class Move(Statement):
+    suspends = False
+    children = ("value", "source", "dest")
+
     value: Expr
     source: Target
     dest: Target
@@ -283,13 +377,19 @@ class Move:
 
 
 @attrs.frozen
-class Shuffle:
+class Shuffle(Statement):
+    suspends = False
+    children = ("target",)
+
     target: Target
     span: Span = _span()
 
 
 @attrs.frozen
-class Draw:
+class Draw(Statement):
+    suspends = False
+    children = ("count", "source", "dest")
+
     count: Expr
     source: Target
     dest: Target
@@ -297,7 +397,10 @@ class Draw:
 
 
 @attrs.frozen
-class EndGame:
+class EndGame(Statement):
+    suspends = False
+    children = ("winners",)
+
     winners: Expr
     cite: str | None
     span: Span = _span()
@@ -307,19 +410,26 @@ class EndGame:
 
 
 @attrs.frozen
-class Log:
+class Log(Statement):
+    suspends = False
+    children = ("args",)
+
     text: str
     args: tuple[Expr, ...]
     span: Span = _span()
 
 
 @attrs.frozen
-class Break:
+class Break(Statement):
+    suspends = False
+
     span: Span = _span()
 
 
 @attrs.frozen
-class Pass:
+class Pass(Statement):
+    suspends = False
+
     span: Span = _span()
 
 
@@ -345,32 +455,34 @@ Stmt = Union[
 
 
 @attrs.frozen
-class Block:
+class Block(Node):
+    children = ("stmts",)
+
     stmts: tuple[Stmt, ...]
     span: Span = _span()
 
 
 # ------------------------------------------------------------------ declarations
 @attrs.frozen
-class Import:
+class Import(Node):
     path: str
     span: Span = _span()
 
 
 @attrs.frozen
-class Title:
+class Title(Node):
     text: str
     span: Span = _span()
 
 
 @attrs.frozen
-class Source:
+class Source(Node):
     text: str
     span: Span = _span()
 
 
 @attrs.frozen
-class Players:
+class Players(Node):
     lo: int
     hi: int
     cite: str | None
@@ -378,14 +490,16 @@ class Players:
 
 
 @attrs.frozen
-class Bound:
+class Bound(Node):
     decisions: int
     cite: str | None
     span: Span = _span()
 
 
 @attrs.frozen
-class Param:
+class Param(Node):
+    children = ("type", "value")
+
     name: str
     type: Type
     value: Expr
@@ -394,7 +508,7 @@ class Param:
 
 
 @attrs.frozen
-class Enum:
+class Enum(Node):
     name: str
     values: tuple[str, ...]
     cite: str | None
@@ -402,14 +516,18 @@ class Enum:
 
 
 @attrs.frozen
-class Field:
+class Field(Node):
+    children = ("type",)
+
     name: str
     type: Type
     span: Span = _span()
 
 
 @attrs.frozen
-class Record:
+class Record(Node):
+    children = ("fields",)
+
     keyword: str  # record | card | tile
     name: str
     fields: tuple[Field, ...]
@@ -418,7 +536,9 @@ class Record:
 
 
 @attrs.frozen
-class Row:
+class Row(Node):
+    children = ("args",)
+
     lo: int | None
     hi: int | None
     name: str
@@ -434,7 +554,9 @@ class Row:
 
 
 @attrs.frozen
-class Table:
+class Table(Node):
+    children = ("rows",)
+
     name: str
     record: str
     dice: str | None  # e.g. "1d100"
@@ -444,7 +566,7 @@ class Table:
 
 
 @attrs.frozen
-class MapNode:
+class MapNode(Node):
     name: str
     title: str | None
     cite: str | None
@@ -452,7 +574,7 @@ class MapNode:
 
 
 @attrs.frozen
-class MapEdge:
+class MapEdge(Node):
     a: str
     others: tuple[str, ...]
     cite: str | None
@@ -460,7 +582,9 @@ class MapEdge:
 
 
 @attrs.frozen
-class Map:
+class Map(Node):
+    children = ("items",)
+
     name: str
     items: tuple[MapNode | MapEdge, ...]
     cite: str | None
@@ -472,7 +596,9 @@ class Map:
 
 
 @attrs.frozen
-class Var:
+class Var(Node):
+    children = ("keys", "type", "value")
+
     name: str
     keys: tuple[Key, ...]
     type: Type
@@ -483,7 +609,9 @@ class Var:
 
 
 @attrs.frozen
-class Zone:
+class Zone(Node):
+    children = ("keys", "elem")
+
     name: str
     keys: tuple[Key, ...]
     kind: str  # deck | pile | hand | list | row
@@ -495,7 +623,9 @@ class Zone:
 
 
 @attrs.frozen
-class Pool:
+class Pool(Node):
+    children = ("keys", "value")
+
     name: str
     keys: tuple[Key, ...]
     enum: str
@@ -506,14 +636,18 @@ class Pool:
 
 
 @attrs.frozen
-class ParamDecl:
+class ParamDecl(Node):
+    children = ("type",)
+
     name: str
     type: Type
     span: Span = _span()
 
 
 @attrs.frozen
-class Fn:
+class Fn(Node):
+    children = ("params", "result", "body")
+
     name: str
     params: tuple[ParamDecl, ...]
     result: Type | None
@@ -523,7 +657,10 @@ class Fn:
 
 
 @attrs.frozen
-class Proc:
+class Proc(Node):
+    children = ("params", "body")
+    blocks = ("body",)
+
     kind: str  # proc | phase | step
     name: str
     params: tuple[ParamDecl, ...]
@@ -533,14 +670,20 @@ class Proc:
 
 
 @attrs.frozen
-class Setup:
+class Setup(Node):
+    children = ("body",)
+    blocks = ("body",)
+
     body: Block
     cite: str | None
     span: Span = _span()
 
 
 @attrs.frozen
-class Round:
+class Round(Node):
+    children = ("body",)
+    blocks = ("body",)
+
     max: int
     body: Block
     cite: str | None
@@ -548,7 +691,9 @@ class Round:
 
 
 @attrs.frozen
-class Score:
+class Score(Node):
+    children = ("value",)
+
     param: str
     value: Expr
     cite: str | None
@@ -556,7 +701,9 @@ class Score:
 
 
 @attrs.frozen
-class Invariant:
+class Invariant(Node):
+    children = ("value",)
+
     name: str
     value: Expr
     cite: str | None
@@ -564,7 +711,7 @@ class Invariant:
 
 
 @attrs.frozen
-class Note:
+class Note(Node):
     kind: str  # interpretation | deviation | contradiction
     name: str
     text: str
@@ -600,7 +747,9 @@ Decl = Union[
 
 # ------------------------------------------------------------------ overlays
 @attrs.frozen
-class SetParam:
+class SetParam(Node):
+    children = ("value",)
+
     name: str
     value: Expr
     cite: str | None
@@ -608,32 +757,38 @@ class SetParam:
 
 
 @attrs.frozen
-class Replace:
+class Replace(Node):
+    children = ("decl",)
+
     decl: Decl
     span: Span = _span()
 
 
 @attrs.frozen
-class AddDecl:
+class AddDecl(Node):
+    children = ("decl",)
+
     decl: Decl
     span: Span = _span()
 
 
 @attrs.frozen
-class AddRow:
+class AddRow(Node):
+    children = ("row",)
+
     table: str
     row: Row
     span: Span = _span()
 
 
 @attrs.frozen
-class RemoveDecl:
+class RemoveDecl(Node):
     name: str
     span: Span = _span()
 
 
 @attrs.frozen
-class RemoveRow:
+class RemoveRow(Node):
     table: str
     row: str
     span: Span = _span()
@@ -644,8 +799,10 @@ Overlay = Union[SetParam, Replace, AddDecl, AddRow, RemoveDecl, RemoveRow]
 
 # ------------------------------------------------------------------ scenarios
 @attrs.frozen
-class ScenarioChoices:
+class ScenarioChoices(Node):
     """`choices a, b`: decisions taken in order, each when it is pending."""
+
+    children = ("values",)
 
     values: tuple[Expr, ...]
     span: Span = _span()
@@ -657,7 +814,9 @@ EXPECT_KINDS = ("holds", "offered", "not offered", "rejected")
 
 
 @attrs.frozen
-class ScenarioExpect:
+class ScenarioExpect(Node):
+    children = ("value",)
+
     kind: str  # one of EXPECT_KINDS
     value: Expr
     label: str | None
@@ -671,9 +830,12 @@ STRICT_PARTS = ("dice", "shuffles", "choices")
 
 
 @attrs.frozen
-class Scenario:
+class Scenario(Node):
     """A worked example: a position, scripted chance, then steps (choices and expectations)
     carried out in the order they are written."""
+
+    children = ("position", "run", "steps")
+    blocks = ("position",)
 
     name: str
     cite: str | None
@@ -689,7 +851,9 @@ class Scenario:
 
 # ------------------------------------------------------------------ files
 @attrs.frozen
-class File:
+class File(Node):
+    children = ("items", "scenarios")
+
     kind: str  # ruleset | variant | library | scenarios
     name: str
     extends: str | None
@@ -717,13 +881,68 @@ def decl_key(decl: Decl) -> str:
     return type(decl).__name__.lower()
 
 
-def walk(node) -> Iterator:
-    """Every AST node inside `node` (itself included), depth first, in source order."""
-    if isinstance(node, (tuple, list)):
-        for item in node:
-            yield from walk(item)
-    elif attrs.has(type(node)) and not isinstance(node, Span):
-        yield node
-        for field in attrs.fields(type(node)):
-            if field.name != "span":
-                yield from walk(getattr(node, field.name))
+def walk(node) -> Iterator[Node]:
+    """Every AST node inside `node` (itself included; or inside a tuple or list of nodes),
+    depth first, in source order, following each class's `children`."""
+    stack = list(_nodes(node))
+    stack.reverse()
+    while stack:
+        here = stack.pop()
+        yield here
+        inner = list(children_of(here))
+        inner.reverse()
+        stack += inner
+
+
+def children_of(node: Node) -> Iterator[Node]:
+    """The nodes directly inside `node`, in field order (tuples flattened, None left out)."""
+    for name in node.children:
+        yield from _nodes(getattr(node, name))
+
+
+def blocks_of(node: Node) -> Iterator[Block]:
+    """The statement blocks directly inside `node` (a loop's body, each branch of an `if`)."""
+    for name in node.blocks:
+        for inner in _nodes(getattr(node, name)):
+            if isinstance(inner, Block):
+                yield inner
+
+
+def can_suspend(stmt: Statement) -> bool:
+    """Whether running `stmt` can suspend: it suspends itself, or a statement in one of its
+    blocks can."""
+    return stmt.suspends or any(
+        can_suspend(inner) for block in blocks_of(stmt) for inner in block.stmts
+    )
+
+
+def _nodes(value) -> Iterator[Node]:
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _nodes(item)
+
+
+# ------------------------------------------------------------------ the classes, by category
+TYPES: tuple[type[Node], ...] = get_args(Type)
+KEYS: tuple[type[Node], ...] = get_args(Key)
+EXPRESSIONS: tuple[type[Node], ...] = get_args(Expr)
+STATEMENTS: tuple[type[Statement], ...] = get_args(Stmt)
+DECLARATIONS: tuple[type[Node], ...] = get_args(Decl)
+OVERLAYS: tuple[type[Node], ...] = get_args(Overlay)
+SCENARIO_STEPS: tuple[type[Node], ...] = get_args(ScenarioStep)
+# every node class of this module, in the order of definition (tests/test_passes.py checks
+# that every pass has a handler for each)
+NODE_CLASSES: tuple[type[Node], ...] = tuple(
+    value
+    for value in tuple(globals().values())
+    if isinstance(value, type) and issubclass(value, Node) and value not in (Node, Statement)
+)
+# the classes that belong to no category above: parts of a construct (a row of a table, a
+# branch's block, a comprehension's `for`), and whole scenarios and files
+PARTS: tuple[type[Node], ...] = tuple(
+    c
+    for c in NODE_CLASSES
+    if c not in TYPES + KEYS + EXPRESSIONS + STATEMENTS + DECLARATIONS + OVERLAYS + SCENARIO_STEPS
+)
