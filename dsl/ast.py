@@ -35,6 +35,7 @@ class Node:
     __slots__ = ()
     children: ClassVar[tuple[str, ...]] = ()
     blocks: ClassVar[tuple[str, ...]] = ()
+    span: Span  # every class declares it: `_span()`, ignored by equality
 
 
 class Statement(Node):
