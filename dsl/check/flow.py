@@ -10,6 +10,7 @@ from __future__ import annotations
 from dsl import ast
 from dsl.errors import Diagnostic, Note, diag
 from dsl.symbols import Symbols
+from dsl.visitor import Visitor, elsewhere, on
 
 CALLABLE = ("fn", "proc", "phase", "step")
 
@@ -26,11 +27,10 @@ def check_flow(program, symbols: Symbols) -> list[Diagnostic]:
         if isinstance(decl, (ast.Fn, ast.Proc)):
             graph[decl.name] = [(n, c) for n, c in _calls(decl) if symbols.kind.get(n) in CALLABLE]
     out += _cycles(graph, symbols)
+    loops = _Loops()
     for decl in program.decls.values():
-        body = getattr(decl, "body", None)
-        if isinstance(body, ast.Block):
-            out += _loops(body, depth=0)
-    return out
+        loops.visit(decl, 0)
+    return out + loops.out
 
 
 def _cycles(graph, symbols: Symbols) -> list[Diagnostic]:
@@ -66,28 +66,98 @@ def _cycles(graph, symbols: Symbols) -> list[Diagnostic]:
     return out
 
 
-def _loops(block: ast.Block, depth: int) -> list[Diagnostic]:
-    out = []
-    for stmt in block.stmts:
-        if isinstance(stmt, ast.While):
-            if stmt.max is None:
-                out.append(
-                    diag(
-                        "K206",
-                        "this loop has no bound",
-                        stmt.span,
-                        hint="write `while condition max N { ... }`; the game stops with an "
-                        "error if it runs more than N times",
-                    )
+class _Loops(Visitor):
+    """Every `while` has a bound, every `break` is inside a loop: the statements of every
+    block, with the number of loops around them (`depth`)."""
+
+    not_given = elsewhere(
+        ast.File,
+        ast.Import,
+        *ast.OVERLAYS,
+        ast.Scenario,
+        *ast.SCENARIO_STEPS,
+        why="resolve applies overlays, and a scenario's position and run become declarations, "
+        "before checking",
+    )
+
+    def __init__(self) -> None:
+        self.out: list[Diagnostic] = []
+
+    @on(ast.Proc, ast.Setup, ast.Round, ast.Block, ast.If)
+    def inside(self, node, depth: int) -> None:
+        """Declarations and statements with blocks (or statements) inside, and no loop."""
+        self.visit_children(node, depth)
+
+    @on(ast.For, ast.Repeat)
+    def loop(self, s: ast.For | ast.Repeat | ast.While, depth: int) -> None:
+        for block in ast.blocks_of(s):
+            self.visit(block, depth + 1)
+
+    @on(ast.While)
+    def s_While(self, s: ast.While, depth: int) -> None:
+        if s.max is None:
+            self.out.append(
+                diag(
+                    "K206",
+                    "this loop has no bound",
+                    s.span,
+                    hint="write `while condition max N { ... }`; the game stops with an "
+                    "error if it runs more than N times",
                 )
-            out += _loops(stmt.body, depth + 1)
-        elif isinstance(stmt, (ast.For, ast.Repeat)):
-            out += _loops(stmt.body, depth + 1)
-        elif isinstance(stmt, ast.If):
-            for _, body in stmt.branches:
-                out += _loops(body, depth)
-            if stmt.otherwise is not None:
-                out += _loops(stmt.otherwise, depth)
-        elif isinstance(stmt, ast.Break) and depth == 0:
-            out.append(diag("K213", "`break` outside a loop", stmt.span))
-    return out
+            )
+        self.loop(s, depth)
+
+    @on(ast.Break)
+    def s_Break(self, s: ast.Break, depth: int) -> None:
+        if depth == 0:
+            self.out.append(diag("K213", "`break` outside a loop", s.span))
+
+    @on(
+        ast.Let,
+        ast.Assign,
+        ast.Choose,
+        ast.CallStmt,
+        ast.AddTo,
+        ast.RemoveFrom,
+        ast.Move,
+        ast.Shuffle,
+        ast.Draw,
+        ast.EndGame,
+        ast.Log,
+        ast.Pass,
+    )
+    def plain(self, s, depth: int) -> None:
+        """Statements with no block inside."""
+
+    @on(
+        *ast.EXPRESSIONS,
+        *ast.TYPES,
+        *ast.KEYS,
+        ast.CompFor,
+        ast.KwArg,
+        ast.Target,
+        ast.Title,
+        ast.Source,
+        ast.Players,
+        ast.Bound,
+        ast.Param,
+        ast.Enum,
+        ast.Record,
+        ast.Field,
+        ast.Table,
+        ast.Row,
+        ast.Map,
+        ast.MapNode,
+        ast.MapEdge,
+        ast.Var,
+        ast.Zone,
+        ast.Pool,
+        ast.ParamDecl,
+        ast.Fn,
+        ast.Score,
+        ast.Invariant,
+        ast.Note,
+    )
+    def no_statements(self, node, depth: int) -> None:
+        """Nothing here holds a statement (an expression never does)."""
+        assert not node.blocks, node

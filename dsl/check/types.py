@@ -14,6 +14,7 @@ from dsl.builtins import BUILTINS, STATE_TYPES
 from dsl.check.data import known_type
 from dsl.errors import Diagnostic, Note, diag, did_you_mean
 from dsl.symbols import Symbols
+from dsl.visitor import Visitor, elsewhere, on
 
 ANY = "any"
 
@@ -34,7 +35,30 @@ def fits(value, expected) -> bool:
     return value == expected
 
 
-class TypeChecker:
+class TypeChecker(Visitor):
+    """One handler per node class: a declaration's checks, a statement's checks in a scope
+    (local name -> type), an expression's, a type's or a key's type."""
+
+    not_given = elsewhere(
+        ast.File,
+        ast.Import,
+        *ast.OVERLAYS,
+        why="resolve merges the files and applies imports and overlays before checking",
+    )
+    scenario_parts = elsewhere(
+        ast.Scenario,
+        *ast.SCENARIO_STEPS,
+        why="a scenario's parts become declarations (interpreter/scenario.py) to be checked",
+    )
+    with_parent = elsewhere(
+        ast.KwArg,
+        ast.Row,
+        ast.MapNode,
+        ast.MapEdge,
+        ast.ParamDecl,
+        why="the call, table, map, fn or proc that holds it checks it",
+    )
+
     def __init__(self, program, symbols: Symbols):
         self.program = program
         self.sym = symbols
@@ -45,10 +69,14 @@ class TypeChecker:
         self.out.append(diag(code, message, span, hint=hint))
 
     def type_of(self, t) -> object:
-        if t is None:
-            return ANY
-        if isinstance(t, ast.TypeList):
-            return ("list", self.type_of(t.elem))
+        return ANY if t is None else self.visit(t)
+
+    @on(ast.TypeList)
+    def t_TypeList(self, t: ast.TypeList) -> object:
+        return ("list", self.type_of(t.elem))
+
+    @on(ast.TypeName)
+    def t_TypeName(self, t: ast.TypeName) -> object:
         if not known_type(t.name, self.sym):
             self.error(
                 "K202",
@@ -74,8 +102,14 @@ class TypeChecker:
             self.error("K204", f"{what} should be {show(expected)}, not {show(actual)}", span)
 
     def key_type(self, key):
-        if isinstance(key, ast.KeyRange):
-            return "int"
+        return self.visit(key)
+
+    @on(ast.KeyRange)
+    def k_KeyRange(self, key: ast.KeyRange):
+        return "int"
+
+    @on(ast.KeyName)
+    def k_KeyName(self, key: ast.KeyName):
         kind = self.sym.kind.get(key.name)
         if key.name == "player":
             return "player"
@@ -89,16 +123,20 @@ class TypeChecker:
         if isinstance(decl, ast.Zone):
             elem = self.type_of(decl.elem) if decl.elem is not None else ANY
             return ("list", elem)
-        return "int"  # pool
+        assert isinstance(decl, ast.Pool), decl
+        return "int"
 
     # ------------------------------------------------------------------ declarations
     def run(self) -> list[Diagnostic]:
         for decl in self.program.decls.values():
-            method = getattr(self, "d_" + type(decl).__name__, None)
-            if method is not None:
-                method(decl)
+            self.visit(decl)
         return self.out
 
+    @on(ast.Title, ast.Source, ast.Players, ast.Bound, ast.Enum, ast.Map, ast.Note)
+    def d_untyped(self, d) -> None:
+        """Nothing in these has a type (`Symbols` binds the names of enums and maps)."""
+
+    @on(ast.Param)
     def d_Param(self, d: ast.Param):
         self.expect(
             self.expr(d.value, {}),
@@ -107,10 +145,16 @@ class TypeChecker:
             f"the value of parameter {d.name!r}",
         )
 
+    @on(ast.Record)
     def d_Record(self, d: ast.Record):
         for f in d.fields:
-            self.type_of(f.type)
+            self.visit(f)
 
+    @on(ast.Field)
+    def f_Field(self, f: ast.Field):
+        self.type_of(f.type)
+
+    @on(ast.Table)
     def d_Table(self, d: ast.Table):
         record = self.program.decls.get(d.record)
         if not isinstance(record, ast.Record):
@@ -145,6 +189,7 @@ class TypeChecker:
                     hint="start from a constant and set it in `setup`",
                 )
 
+    @on(ast.Var)
     def d_Var(self, d: ast.Var):
         self.initial(d, d.value)
         self.expect(
@@ -154,15 +199,18 @@ class TypeChecker:
             f"the initial value of {d.name!r}",
         )
 
+    @on(ast.Zone)
     def d_Zone(self, d: ast.Zone):
         if d.elem is not None:
             self.type_of(d.elem)
 
+    @on(ast.Pool)
     def d_Pool(self, d: ast.Pool):
         if d.value is not None:
             self.initial(d, d.value)
             self.expect(self.expr(d.value, {}), "int", d.value.span, "a pool's count")
 
+    @on(ast.Fn)
     def d_Fn(self, d: ast.Fn):
         for p in d.params:
             self.local(p.name, p.span)
@@ -182,91 +230,127 @@ class TypeChecker:
                     hint="roll in a proc and pass the result",
                 )
 
+    @on(ast.Proc)
     def d_Proc(self, d: ast.Proc):
         for p in d.params:
             self.local(p.name, p.span)
         self.block(d.body, {p.name: self.type_of(p.type) for p in d.params})
 
+    @on(ast.Setup)
     def d_Setup(self, d: ast.Setup):
         self.block(d.body, {})
 
+    @on(ast.Round)
     def d_Round(self, d: ast.Round):
         self.block(d.body, {})
 
+    @on(ast.Score)
     def d_Score(self, d: ast.Score):
         self.expect(self.expr(d.value, {d.param: "player"}), "int", d.value.span, "a score")
 
+    @on(ast.Invariant)
     def d_Invariant(self, d: ast.Invariant):
         self.expect(self.expr(d.value, {}), "bool", d.value.span, f"invariant {d.name!r}")
 
     # ------------------------------------------------------------------ statements
+    @on(ast.Block)
     def block(self, block: ast.Block, scope: dict):
         for stmt in block.stmts:
             self.stmt(stmt, scope)
 
-    def stmt(self, s, scope: dict):
-        match s:
-            case ast.Let(name=name, value=value):
-                self.local(name, s.span)
-                scope[name] = self.expr(value, scope)
-            case ast.Assign(target=target, op=op, value=value):
-                t = self.target(target, scope)
-                v = self.expr(value, scope)
-                if op == "=":
-                    self.expect(v, t, value.span, f"the value assigned to {target.name!r}")
-                elif not isinstance(t, tuple):
-                    self.expect(t, "int", target.span, f"{target.name!r} (with {op})")
-                    self.expect(v, "int", value.span, f"the right side of {op}")
-            case ast.If(branches=branches, otherwise=otherwise):
-                for cond, body in branches:
-                    self.expect(self.expr(cond, scope), "bool", cond.span, "a condition")
-                    self.block(body, scope)
-                if otherwise is not None:
-                    self.block(otherwise, scope)
-            case ast.For(name=name, iter=it, body=body):
-                self.local(name, s.span)
-                scope[name] = self.elem(self.expr(it, scope), it.span)
-                self.block(body, scope)
-            case ast.Repeat(count=count, body=body):
-                self.expect(self.expr(count, scope), "int", count.span, "a repeat count")
-                self.block(body, scope)
-            case ast.While(cond=cond, body=body):
-                self.expect(self.expr(cond, scope), "bool", cond.span, "a loop condition")
-                self.block(body, scope)
-            case ast.Choose(name=name, player=player, options=options):
-                self.local(name, s.span)
-                self.expect(self.expr(player, scope), "player", player.span, "who decides")
-                scope[name] = self.elem(self.expr(options, scope), options.span)
-            case ast.CallStmt():
-                self.call(s, scope, statement=True)
-            case ast.AddTo(value=value, target=target) | ast.RemoveFrom(value=value, target=target):
-                t = self.zone(target, scope)
-                self.expect(
-                    self.expr(value, scope),
-                    self.elem(t, target.span),
-                    value.span,
-                    f"an item of {target.name!r}",
-                )
-            case ast.Move(value=value, source=source, dest=dest):
-                t = self.elem(self.zone(source, scope), source.span)
-                self.elem(self.zone(dest, scope), dest.span)
-                self.expect(self.expr(value, scope), t, value.span, f"an item of {source.name!r}")
-            case ast.Shuffle(target=target):
-                self.elem(self.target(target, scope), target.span)
-            case ast.Draw(count=count, source=source, dest=dest):
-                self.expect(self.expr(count, scope), "int", count.span, "how many to draw")
-                self.elem(self.zone(source, scope), source.span)
-                self.elem(self.zone(dest, scope), dest.span)
-            case ast.EndGame(winners=winners):
-                self.expect(
-                    self.expr(winners, scope), ("list", "player"), winners.span, "the winners"
-                )
-            case ast.Log(args=args):
-                for a in args:
-                    self.expr(a, scope)
-            case ast.Break() | ast.Pass():
-                pass
+    def stmt(self, s, scope: dict) -> None:
+        self.visit(s, scope)
 
+    @on(ast.Let)
+    def s_Let(self, s: ast.Let, scope: dict):
+        self.local(s.name, s.span)
+        scope[s.name] = self.expr(s.value, scope)
+
+    @on(ast.Assign)
+    def s_Assign(self, s: ast.Assign, scope: dict):
+        target, op, value = s.target, s.op, s.value
+        t = self.target(target, scope)
+        v = self.expr(value, scope)
+        if op == "=":
+            self.expect(v, t, value.span, f"the value assigned to {target.name!r}")
+        elif not isinstance(t, tuple):
+            self.expect(t, "int", target.span, f"{target.name!r} (with {op})")
+            self.expect(v, "int", value.span, f"the right side of {op}")
+
+    @on(ast.If)
+    def s_If(self, s: ast.If, scope: dict):
+        for cond, body in s.branches:
+            self.expect(self.expr(cond, scope), "bool", cond.span, "a condition")
+            self.block(body, scope)
+        if s.otherwise is not None:
+            self.block(s.otherwise, scope)
+
+    @on(ast.For)
+    def s_For(self, s: ast.For, scope: dict):
+        self.local(s.name, s.span)
+        scope[s.name] = self.elem(self.expr(s.iter, scope), s.iter.span)
+        self.block(s.body, scope)
+
+    @on(ast.Repeat)
+    def s_Repeat(self, s: ast.Repeat, scope: dict):
+        self.expect(self.expr(s.count, scope), "int", s.count.span, "a repeat count")
+        self.block(s.body, scope)
+
+    @on(ast.While)
+    def s_While(self, s: ast.While, scope: dict):
+        self.expect(self.expr(s.cond, scope), "bool", s.cond.span, "a loop condition")
+        self.block(s.body, scope)
+
+    @on(ast.Choose)
+    def s_Choose(self, s: ast.Choose, scope: dict):
+        self.local(s.name, s.span)
+        self.expect(self.expr(s.player, scope), "player", s.player.span, "who decides")
+        scope[s.name] = self.elem(self.expr(s.options, scope), s.options.span)
+
+    @on(ast.CallStmt)
+    def s_CallStmt(self, s: ast.CallStmt, scope: dict):
+        self.call(s, scope, statement=True)
+
+    @on(ast.AddTo, ast.RemoveFrom)
+    def s_AddTo(self, s: ast.AddTo | ast.RemoveFrom, scope: dict):
+        t = self.zone(s.target, scope)
+        self.expect(
+            self.expr(s.value, scope),
+            self.elem(t, s.target.span),
+            s.value.span,
+            f"an item of {s.target.name!r}",
+        )
+
+    @on(ast.Move)
+    def s_Move(self, s: ast.Move, scope: dict):
+        t = self.elem(self.zone(s.source, scope), s.source.span)
+        self.elem(self.zone(s.dest, scope), s.dest.span)
+        self.expect(self.expr(s.value, scope), t, s.value.span, f"an item of {s.source.name!r}")
+
+    @on(ast.Shuffle)
+    def s_Shuffle(self, s: ast.Shuffle, scope: dict):
+        self.elem(self.target(s.target, scope), s.target.span)
+
+    @on(ast.Draw)
+    def s_Draw(self, s: ast.Draw, scope: dict):
+        self.expect(self.expr(s.count, scope), "int", s.count.span, "how many to draw")
+        self.elem(self.zone(s.source, scope), s.source.span)
+        self.elem(self.zone(s.dest, scope), s.dest.span)
+
+    @on(ast.EndGame)
+    def s_EndGame(self, s: ast.EndGame, scope: dict):
+        self.expect(self.expr(s.winners, scope), ("list", "player"), s.winners.span, "the winners")
+
+    @on(ast.Log)
+    def s_Log(self, s: ast.Log, scope: dict):
+        for a in s.args:
+            self.expr(a, scope)
+
+    @on(ast.Break, ast.Pass)
+    def s_nothing(self, s, scope: dict):
+        """Nothing to check."""
+
+    @on(ast.Target)
     def target(self, t: ast.Target, scope: dict):
         if t.name in scope:
             base = scope[t.name]
@@ -465,85 +549,113 @@ class TypeChecker:
 
     # ------------------------------------------------------------------ expressions
     def expr(self, e, scope: dict):
-        match e:
-            case ast.IntLit():
-                return "int"
-            case ast.StrLit():
-                return "text"
-            case ast.BoolLit():
-                return "bool"
-            case ast.NoneLit():
-                return "none"
-            case ast.NameRef(name=name):
-                return self.name(name, e.span, scope)
-            case ast.ListLit(items=items):
-                types = [self.expr(i, scope) for i in items]
-                if not types or not all(fits(t, types[0]) for t in types):
-                    return ("list", ANY)  # a tuple-like list such as [color, 2]: items vary
-                return ("list", types[0])
-            case ast.Comprehension(expr=body, fors=fors, cond=cond):
-                inner = dict(scope)
-                for f in fors:
-                    self.local(f.name, f.span)
-                    inner[f.name] = self.elem(self.expr(f.iter, inner), f.iter.span)
-                if cond is not None:
-                    self.expect(self.expr(cond, inner), "bool", cond.span, "a filter")
-                return ("list", self.expr(body, inner))
-            case ast.IfExpr(cond=cond, then=then, other=other):
-                self.expect(self.expr(cond, scope), "bool", cond.span, "a condition")
-                a, b = self.expr(then, scope), self.expr(other, scope)
-                return a if a not in (ANY, "none") else b
-            case ast.UnaryOp(op="not", operand=x):
-                self.expect(self.expr(x, scope), "bool", x.span, "the operand of `not`")
-                return "bool"
-            case ast.UnaryOp(operand=x):
-                self.expect(self.expr(x, scope), "int", x.span, "the operand of `-`")
-                return "int"
-            case ast.BinOp():
-                return self.binop(e, scope)
-            case ast.FieldGet(obj=obj, name=name):
-                return self.field(self.expr(obj, scope), name, e.span)
-            case ast.IndexGet(obj=obj, indices=indices):
-                if (
-                    isinstance(obj, ast.NameRef)
-                    and obj.name not in scope
-                    and self.sym.kind.get(obj.name) in ("var", "zone", "pool")
-                ):
-                    return self.indexed(self.sym.decls[obj.name], indices, e.span, scope)
-                t = self.expr(obj, scope)
-                if len(indices) != 1:
-                    self.error("K209", "a list takes one index", e.span)
-                for index in indices:
-                    self.list_index(index, scope)
-                return self.elem(t, e.span)
-            case ast.CallExpr():
-                return self.call(e, scope, statement=False)
-            case ast.RollDice(count=count, sides=sides):
-                if count < 1 or sides < 1:
-                    self.error(
-                        "K228", "a roll needs at least one die with at least one side", e.span
-                    )
-                return "int" if count <= 1 else ("list", "int")
-            case ast.RollTable(table=table):
-                decl = self.sym.decls.get(table)
-                if decl is None or self.sym.kind.get(table) != "table":
-                    self.error(
-                        "K201",
-                        f"unknown table {table!r}",
-                        e.span,
-                        hint=(
-                            f"for dice write the count too, as in `roll 1{table}`"
-                            if re.fullmatch(r"d[0-9]+", table)
-                            else did_you_mean(table, self.names_of("table"))
-                        ),
-                    )
-                    return ANY
-                if decl.dice is None:
-                    self.error(
-                        "K214", f"table {table!r} is not rolled (it has no `roll NdS`)", e.span
-                    )
-                return decl.record
-        return ANY
+        return self.visit(e, scope)
+
+    @on(ast.IntLit)
+    def x_IntLit(self, e, scope: dict):
+        return "int"
+
+    @on(ast.StrLit)
+    def x_StrLit(self, e, scope: dict):
+        return "text"
+
+    @on(ast.BoolLit)
+    def x_BoolLit(self, e, scope: dict):
+        return "bool"
+
+    @on(ast.NoneLit)
+    def x_NoneLit(self, e, scope: dict):
+        return "none"
+
+    @on(ast.NameRef)
+    def x_NameRef(self, e: ast.NameRef, scope: dict):
+        return self.name(e.name, e.span, scope)
+
+    @on(ast.ListLit)
+    def x_ListLit(self, e: ast.ListLit, scope: dict):
+        types = [self.expr(i, scope) for i in e.items]
+        if not types or not all(fits(t, types[0]) for t in types):
+            return ("list", ANY)  # a tuple-like list such as [color, 2]: items vary
+        return ("list", types[0])
+
+    @on(ast.Comprehension)
+    def x_Comprehension(self, e: ast.Comprehension, scope: dict):
+        inner = dict(scope)
+        for f in e.fors:
+            self.visit(f, inner)
+        if e.cond is not None:
+            self.expect(self.expr(e.cond, inner), "bool", e.cond.span, "a filter")
+        return ("list", self.expr(e.expr, inner))
+
+    @on(ast.CompFor)
+    def x_CompFor(self, f: ast.CompFor, scope: dict):
+        """A comprehension's `for`: binds its name in the comprehension's own scope."""
+        self.local(f.name, f.span)
+        scope[f.name] = self.elem(self.expr(f.iter, scope), f.iter.span)
+
+    @on(ast.IfExpr)
+    def x_IfExpr(self, e: ast.IfExpr, scope: dict):
+        self.expect(self.expr(e.cond, scope), "bool", e.cond.span, "a condition")
+        a, b = self.expr(e.then, scope), self.expr(e.other, scope)
+        return a if a not in (ANY, "none") else b
+
+    @on(ast.UnaryOp)
+    def x_UnaryOp(self, e: ast.UnaryOp, scope: dict):
+        if e.op == "not":
+            self.expect(self.expr(e.operand, scope), "bool", e.operand.span, "the operand of `not`")
+            return "bool"
+        self.expect(self.expr(e.operand, scope), "int", e.operand.span, "the operand of `-`")
+        return "int"
+
+    @on(ast.FieldGet)
+    def x_FieldGet(self, e: ast.FieldGet, scope: dict):
+        return self.field(self.expr(e.obj, scope), e.name, e.span)
+
+    @on(ast.IndexGet)
+    def x_IndexGet(self, e: ast.IndexGet, scope: dict):
+        obj, indices = e.obj, e.indices
+        if (
+            isinstance(obj, ast.NameRef)
+            and obj.name not in scope
+            and self.sym.kind.get(obj.name) in ("var", "zone", "pool")
+        ):
+            return self.indexed(self.sym.decls[obj.name], indices, e.span, scope)
+        t = self.expr(obj, scope)
+        if len(indices) != 1:
+            self.error("K209", "a list takes one index", e.span)
+        for index in indices:
+            self.list_index(index, scope)
+        return self.elem(t, e.span)
+
+    @on(ast.CallExpr)
+    def x_CallExpr(self, e: ast.CallExpr, scope: dict):
+        return self.call(e, scope, statement=False)
+
+    @on(ast.RollDice)
+    def x_RollDice(self, e: ast.RollDice, scope: dict):
+        if e.count < 1 or e.sides < 1:
+            self.error("K228", "a roll needs at least one die with at least one side", e.span)
+        return "int" if e.count <= 1 else ("list", "int")
+
+    @on(ast.RollTable)
+    def x_RollTable(self, e: ast.RollTable, scope: dict):
+        table = e.table
+        decl = self.sym.decls.get(table)
+        if decl is None or self.sym.kind.get(table) != "table":
+            self.error(
+                "K201",
+                f"unknown table {table!r}",
+                e.span,
+                hint=(
+                    f"for dice write the count too, as in `roll 1{table}`"
+                    if re.fullmatch(r"d[0-9]+", table)
+                    else did_you_mean(table, self.names_of("table"))
+                ),
+            )
+            return ANY
+        if decl.dice is None:
+            self.error("K214", f"table {table!r} is not rolled (it has no `roll NdS`)", e.span)
+        return decl.record
 
     def name(self, name, span, scope):
         if name in scope:
@@ -595,6 +707,7 @@ class TypeChecker:
         )
         return ANY
 
+    @on(ast.BinOp)
     def binop(self, e: ast.BinOp, scope):
         a, b = self.expr(e.left, scope), self.expr(e.right, scope)
         op = e.op
