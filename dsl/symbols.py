@@ -11,6 +11,7 @@ from typing import Any
 
 from dsl import ast
 from dsl.errors import Diagnostic, Note, diag, did_you_mean
+from dsl.visitor import Visitor, elsewhere, on
 
 
 class Symbols:
@@ -51,64 +52,9 @@ class Symbols:
         self.spans[name] = span
 
     def _collect(self) -> None:
+        binder = _Binder(self)
         for decl in self.program.decls.values():
-            if isinstance(decl, ast.Enum):
-                self._bind(decl.name, "enum", decl, decl.span)
-                for value in decl.values:
-                    self._bind(value, "enum value", decl, decl.span)
-                    self.owner[value] = decl.name
-                    self.rows[value] = {"id": value, "title": value, "table": decl.name}
-            elif isinstance(decl, ast.Record):
-                self._bind(decl.name, "record", decl, decl.span)
-            elif isinstance(decl, ast.Table):
-                self._bind(decl.name, "table", decl, decl.span)
-                ids = []
-                for row in decl.rows:
-                    self._bind(row.name, "row", row, row.span)
-                    self.owner[row.name] = decl.name
-                    ids += [row.name] * (row.copies or 1)
-                self.table_rows[decl.name] = ids
-            elif isinstance(decl, ast.Map):
-                self._bind(decl.name, "map", decl, decl.span)
-                nodes = []
-                for item in decl.items:
-                    if isinstance(item, ast.MapNode):
-                        self._bind(item.name, "node", item, item.span)
-                        self.owner[item.name] = decl.name
-                        self.rows[item.name] = {
-                            "id": item.name,
-                            "title": item.title or item.name,
-                            "table": decl.name,
-                        }
-                        nodes.append(item.name)
-                        self.adjacency[item.name] = []
-                self.map_nodes[decl.name] = nodes
-                for item in decl.items:
-                    if isinstance(item, ast.MapEdge):
-                        for other in item.others:
-                            for a, b in ((item.a, other), (other, item.a)):
-                                if a not in self.adjacency:
-                                    self.diagnostics.append(
-                                        diag(
-                                            "K212",
-                                            f"{a!r} is not a node of map {decl.name!r}",
-                                            item.span,
-                                            hint=did_you_mean(a, nodes),
-                                        )
-                                    )
-                                    break
-                                if b in self.adjacency and b not in self.adjacency[a]:
-                                    self.adjacency[a].append(b)
-            elif isinstance(decl, ast.Param):
-                self._bind(decl.name, "param", decl, decl.span)
-            elif isinstance(decl, (ast.Var, ast.Zone, ast.Pool)):
-                self._bind(decl.name, decl.__class__.__name__.lower(), decl, decl.span)
-                self._slots[decl.name] = len(self.state_decls)
-                self.state_decls.append(decl)
-            elif isinstance(decl, ast.Fn):
-                self._bind(decl.name, "fn", decl, decl.span)
-            elif isinstance(decl, ast.Proc):
-                self._bind(decl.name, decl.kind, decl, decl.span)
+            binder.visit(decl)
 
     def fill_rows(self, evaluate) -> None:
         """Evaluate every row's fields (constants) with `evaluate(expr) -> value`."""
@@ -178,6 +124,108 @@ class Symbols:
                 if 0 <= value < len(lookup):
                     lookup[value] = row.name
         return count, sides, lookup
+
+
+class _Binder(Visitor):
+    """Binds the names each declaration defines in its `Symbols`."""
+
+    domain = ast.DECLARATIONS
+
+    not_given = elsewhere(ast.Import, why="resolve merges imported libraries")
+
+    def __init__(self, symbols: Symbols):
+        self.sym = symbols
+
+    @on(ast.Enum)
+    def enum(self, decl: ast.Enum) -> None:
+        sym = self.sym
+        sym._bind(decl.name, "enum", decl, decl.span)
+        for value in decl.values:
+            sym._bind(value, "enum value", decl, decl.span)
+            sym.owner[value] = decl.name
+            sym.rows[value] = {"id": value, "title": value, "table": decl.name}
+
+    @on(ast.Record)
+    def record(self, decl: ast.Record) -> None:
+        self.sym._bind(decl.name, "record", decl, decl.span)
+
+    @on(ast.Table)
+    def table(self, decl: ast.Table) -> None:
+        sym = self.sym
+        sym._bind(decl.name, "table", decl, decl.span)
+        ids = []
+        for row in decl.rows:
+            sym._bind(row.name, "row", row, row.span)
+            sym.owner[row.name] = decl.name
+            ids += [row.name] * (row.copies or 1)
+        sym.table_rows[decl.name] = ids
+
+    @on(ast.Map)
+    def map(self, decl: ast.Map) -> None:
+        sym = self.sym
+        sym._bind(decl.name, "map", decl, decl.span)
+        nodes = []
+        for item in decl.items:
+            if isinstance(item, ast.MapNode):
+                sym._bind(item.name, "node", item, item.span)
+                sym.owner[item.name] = decl.name
+                sym.rows[item.name] = {
+                    "id": item.name,
+                    "title": item.title or item.name,
+                    "table": decl.name,
+                }
+                nodes.append(item.name)
+                sym.adjacency[item.name] = []
+        sym.map_nodes[decl.name] = nodes
+        for item in decl.items:
+            if isinstance(item, ast.MapEdge):
+                for other in item.others:
+                    for a, b in ((item.a, other), (other, item.a)):
+                        if a not in sym.adjacency:
+                            sym.diagnostics.append(
+                                diag(
+                                    "K212",
+                                    f"{a!r} is not a node of map {decl.name!r}",
+                                    item.span,
+                                    hint=did_you_mean(a, nodes),
+                                )
+                            )
+                            break
+                        if b in sym.adjacency and b not in sym.adjacency[a]:
+                            sym.adjacency[a].append(b)
+
+    @on(ast.Param)
+    def param(self, decl: ast.Param) -> None:
+        self.sym._bind(decl.name, "param", decl, decl.span)
+
+    @on(ast.Var, ast.Zone, ast.Pool)
+    def state(self, decl: ast.Var | ast.Zone | ast.Pool) -> None:
+        sym = self.sym
+        sym._bind(decl.name, decl.__class__.__name__.lower(), decl, decl.span)
+        sym._slots[decl.name] = len(sym.state_decls)
+        sym.state_decls.append(decl)
+
+    @on(ast.Fn)
+    def fn(self, decl: ast.Fn) -> None:
+        self.sym._bind(decl.name, "fn", decl, decl.span)
+
+    @on(ast.Proc)
+    def proc(self, decl: ast.Proc) -> None:
+        self.sym._bind(decl.name, decl.kind, decl, decl.span)
+
+    @on(
+        ast.Title,
+        ast.Source,
+        ast.Players,
+        ast.Bound,
+        ast.Setup,
+        ast.Round,
+        ast.Score,
+        ast.Invariant,
+        ast.Note,
+    )
+    def unnamed(self, decl) -> None:
+        """These bind no name of the ruleset's namespace."""
 
 
 def _a(word: str) -> str:

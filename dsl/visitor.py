@@ -33,8 +33,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 _MARK = "_visits"  # on a handler: the node classes it is registered for
 
 
-class Unhandled(TypeError):
-    """A pass was given a node of a class it has no handler for (a bug in Knapper)."""
+class Unhandled(Exception):
+    """A pass was given a node of a class it has no handler for (a bug in Knapper; not a
+    TypeError, so no handler of Python's own errors can take it for a ruleset's mistake)."""
 
 
 def on(*classes: type[ast.Node]) -> Callable[[F], F]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dsl import ast
 from dsl.errors import Diagnostic, Span, diag, did_you_mean
 from dsl.symbols import Symbols, face
+from dsl.visitor import Visitor, on
 
 BASIC_TYPES = {"int", "bool", "text", "player"}
 
@@ -20,25 +21,70 @@ class _NotConstant(Exception):
 
 def _constant(expr, symbols: Symbols):
     """Evaluate a constant expression (literals, enum values, rows, nodes, parameters, lists)."""
-    if isinstance(expr, (ast.IntLit, ast.StrLit, ast.BoolLit)):
-        return expr.value
-    if isinstance(expr, ast.NoneLit):
+    return _Constant(symbols).visit(expr)
+
+
+class _Constant(Visitor):
+    """The value of a constant expression; `_NotConstant` for anything else."""
+
+    domain = ast.EXPRESSIONS
+
+    def __init__(self, symbols: Symbols):
+        self.sym = symbols
+
+    @on(ast.IntLit, ast.StrLit, ast.BoolLit)
+    def literal(self, e: ast.IntLit | ast.StrLit | ast.BoolLit):
+        return e.value
+
+    @on(ast.NoneLit)
+    def none(self, e: ast.NoneLit):
         return None
-    if isinstance(expr, ast.NameRef) and symbols.is_constant(expr.name):
-        if symbols.kind[expr.name] == "param" and expr.name not in symbols.params:
-            raise _NotConstant(expr.span)
-        return symbols.constant(expr.name)
-    if isinstance(expr, ast.ListLit):
-        return [_constant(i, symbols) for i in expr.items]
-    try:
-        if isinstance(expr, ast.UnaryOp) and expr.op == "-":
-            return -_constant(expr.operand, symbols)
-        if isinstance(expr, ast.BinOp) and expr.op in _ARITHMETIC:
-            a, b = _constant(expr.left, symbols), _constant(expr.right, symbols)
-            return _ARITHMETIC[expr.op](a, b)
-    except (TypeError, ZeroDivisionError):
-        pass  # the type checker names the mistake; here it is just not a usable constant
-    raise _NotConstant(expr.span)
+
+    @on(ast.NameRef)
+    def name(self, e: ast.NameRef):
+        symbols = self.sym
+        if not symbols.is_constant(e.name):
+            raise _NotConstant(e.span)
+        if symbols.kind[e.name] == "param" and e.name not in symbols.params:
+            raise _NotConstant(e.span)
+        return symbols.constant(e.name)
+
+    @on(ast.ListLit)
+    def list_(self, e: ast.ListLit):
+        return [self.visit(i) for i in e.items]
+
+    @on(ast.UnaryOp)
+    def unary(self, e: ast.UnaryOp):
+        if e.op == "-":
+            value = self.visit(e.operand)
+            try:
+                return -value
+            except TypeError:
+                pass  # the type checker names the mistake; here it is just not a constant
+        raise _NotConstant(e.span)
+
+    @on(ast.BinOp)
+    def binop(self, e: ast.BinOp):
+        if e.op in _ARITHMETIC:
+            a, b = self.visit(e.left), self.visit(e.right)
+            try:
+                return _ARITHMETIC[e.op](a, b)
+            except (TypeError, ZeroDivisionError):
+                pass  # as above
+        raise _NotConstant(e.span)
+
+    @on(
+        ast.Comprehension,
+        ast.IfExpr,
+        ast.FieldGet,
+        ast.IndexGet,
+        ast.CallExpr,
+        ast.RollDice,
+        ast.RollTable,
+    )
+    def computed(self, e):
+        """Not constants: they are computed while the game runs."""
+        raise _NotConstant(e.span)
 
 
 _ARITHMETIC = {
