@@ -17,6 +17,7 @@ from dsl import ast
 from dsl.errors import Diagnostic, KnapperError, Note, Span, diag, did_you_mean, read_source
 from dsl.parse import parse
 from dsl.resources import rulesets_root
+from dsl.visitor import Transformer, Visitor, on
 
 # The rule a `replace` supersedes, when the new rule calls it with `base(...)`, is kept as
 # `<name>__base_<k>`.
@@ -340,11 +341,23 @@ def _import(item: ast.Import, path: Path, loader: _Loader, decls, origin, chain)
 
 
 def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
-    names = list(decls)
-    if isinstance(item, ast.SetParam):
+    _Overlay(decls, origin, out).visit(item)
+
+
+class _Overlay(Visitor):
+    """Applies one overlay to the declarations (by key) and where each was last defined."""
+
+    domain = ast.OVERLAYS
+
+    def __init__(self, decls: dict[str, ast.Decl], origin: dict[str, Span], out: list):
+        self.decls, self.origin, self.out = decls, origin, out
+
+    @on(ast.SetParam)
+    def set_param(self, item: ast.SetParam) -> None:
+        decls = self.decls
         old = decls.get(item.name)
         if not isinstance(old, ast.Param):
-            out.append(
+            self.out.append(
                 _unknown(
                     "K105",
                     "parameter",
@@ -355,14 +368,17 @@ def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
             )
             return
         decls[item.name] = attrs.evolve(old, value=item.value, cite=item.cite or old.cite)
-        origin[item.name] = item.span
-    elif isinstance(item, ast.Replace):
+        self.origin[item.name] = item.span
+
+    @on(ast.Replace)
+    def replace(self, item: ast.Replace) -> None:
+        decls, origin = self.decls, self.origin
         key = ast.decl_key(item.decl)
         old = decls.get(key)
         if old is None:
-            out.append(_unknown("K106", "definition", key, item.span, names))
+            self.out.append(_unknown("K106", "definition", key, item.span, list(decls)))
         elif type(old) is not type(item.decl):
-            out.append(
+            self.out.append(
                 diag(
                     "K110",
                     f"{key!r} is a {_kind(old)}, it cannot be replaced by a {_kind(item.decl)}",
@@ -383,21 +399,28 @@ def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
                 hidden = f"{key}{BASE_MARK}{earlier + 1}"
                 decls[hidden] = attrs.evolve(old, name=hidden)
                 origin[hidden] = origin[key]
-                new = _renamed_calls(new, "base", hidden)
+                new = _RenameCalls("base", hidden).visit(new)
             decls[key] = new
             origin[key] = item.span
-    elif isinstance(item, ast.AddDecl):
-        _define(item.decl, decls, origin, out, in_variant=True)
-    elif isinstance(item, ast.RemoveDecl):
-        if item.name not in decls:
-            out.append(_unknown("K108", "definition", item.name, item.span, names))
+
+    @on(ast.AddDecl)
+    def add(self, item: ast.AddDecl) -> None:
+        _define(item.decl, self.decls, self.origin, self.out, in_variant=True)
+
+    @on(ast.RemoveDecl)
+    def remove(self, item: ast.RemoveDecl) -> None:
+        if item.name not in self.decls:
+            self.out.append(_unknown("K108", "definition", item.name, item.span, list(self.decls)))
         else:
-            del decls[item.name]
-            origin[item.name] = item.span
-    elif isinstance(item, (ast.AddRow, ast.RemoveRow)):
+            del self.decls[item.name]
+            self.origin[item.name] = item.span
+
+    @on(ast.AddRow, ast.RemoveRow)
+    def rows(self, item: ast.AddRow | ast.RemoveRow) -> None:
+        decls = self.decls
         table = decls.get(item.table)
         if not isinstance(table, ast.Table):
-            out.append(
+            self.out.append(
                 _unknown(
                     "K111",
                     "table",
@@ -410,18 +433,18 @@ def _overlay(item, decls, origin, out: list[Diagnostic]) -> None:
         rows = {r.name: r for r in table.rows}
         if isinstance(item, ast.AddRow):
             if item.row.name in rows:
-                out.append(_row_taken(item, rows[item.row.name], decls))
+                self.out.append(_row_taken(item, rows[item.row.name], decls))
                 return
             new_rows = table.rows + (item.row,)
         else:
             if item.row not in rows:
-                out.append(
+                self.out.append(
                     _unknown("K108", f"row of {item.table!r}", item.row, item.span, list(rows))
                 )
                 return
             new_rows = tuple(r for r in table.rows if r.name != item.row)
         decls[item.table] = attrs.evolve(table, rows=new_rows)
-        origin[item.table] = item.span
+        self.origin[item.table] = item.span
 
 
 def _calls(node, name: str) -> bool:
@@ -431,22 +454,16 @@ def _calls(node, name: str) -> bool:
     )
 
 
-def _renamed_calls(node, old: str, new: str):
-    """`node` with every call of `old` made a call of `new`."""
-    if isinstance(node, tuple):
-        return tuple(_renamed_calls(n, old, new) for n in node)
-    if isinstance(node, list):
-        return [_renamed_calls(n, old, new) for n in node]
-    if not attrs.has(type(node)) or isinstance(node, Span):
-        return node
-    changes = {
-        f.name: _renamed_calls(getattr(node, f.name), old, new)
-        for f in attrs.fields(type(node))
-        if f.init
-    }
-    if isinstance(node, (ast.CallStmt, ast.CallExpr)) and node.name == old:
-        changes["name"] = new
-    return attrs.evolve(node, **changes)
+class _RenameCalls(Transformer):
+    """A tree with every call of `old` made a call of `new`."""
+
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new
+
+    @on(ast.CallStmt, ast.CallExpr)
+    def call(self, node: ast.CallStmt | ast.CallExpr):
+        node = self.rebuild(node)
+        return attrs.evolve(node, name=self.new) if node.name == self.old else node
 
 
 def _kind(decl) -> str:
