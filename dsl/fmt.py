@@ -4,6 +4,10 @@
 Comments are not part of the AST: `format_text` carries them over by line (before the node
 that follows them, or at the end of the line where they stood), and checks that its output
 means exactly what the input meant.
+
+Each node class has its printer in one of the visitors of `PRINTERS` (declarations and
+overlays, their parts, statements, expressions); the module's functions (`decl`, `stmt`,
+`expr`, ...) hand a node to the right one.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import Any
 from dsl import ast
 from dsl.errors import KnapperError, Span, diag
 from dsl.parse import parse
+from dsl.visitor import Visitor, on
 
 INDENT = "  "
 WIDTH = 100
@@ -150,33 +155,18 @@ def _adjacent(previous, item, text: str, comments: _Comments | None) -> bool:
 
 
 def item_text(item, comments: _Comments | None = None) -> str:
-    match item:
-        case ast.SetParam():
-            return f"set {item.name} = {expr(item.value)}{cite(item.cite)}"
-        case ast.Replace():
-            return "replace " + decl(item.decl, comments)
-        case ast.AddDecl():
-            return "add " + decl(item.decl, comments)
-        case ast.AddRow():
-            return f"add row {item.table} {row(item.row, None)}"
-        case ast.RemoveDecl():
-            return f"remove {item.name.replace(':', ' ')}"
-        case ast.RemoveRow():
-            return f"remove row {item.table} {item.row}"
-    return decl(item, comments)
+    """A declaration or an overlay, as an item of a file."""
+    return _DECLARATIONS.visit(item, comments)
 
 
 def type_text(t) -> str:
-    if isinstance(t, ast.TypeList):
-        return f"list of {type_text(t.elem)}"
-    return t.name
+    return _PARTS.visit(t)
 
 
 def keys_text(keys) -> str:
     if not keys:
         return ""
-    shown = [k.name if isinstance(k, ast.KeyName) else f"{k.lo}..{k.hi}" for k in keys]
-    return "[" + ", ".join(shown) + "]"
+    return "[" + ", ".join(_PARTS.visit(k) for k in keys) + "]"
 
 
 def vis(v: str) -> str:
@@ -184,89 +174,154 @@ def vis(v: str) -> str:
 
 
 def decl(d, comments: _Comments | None = None) -> str:
-    match d:
-        case ast.Import():
-            return f"import {string(d.path)}"
-        case ast.Title():
-            return f"title {string(d.text)}"
-        case ast.Source():
-            return f"source {string(d.text)}"
-        case ast.Players():
-            count = str(d.lo) if d.lo == d.hi else f"{d.lo}..{d.hi}"
-            return f"players {count}{cite(d.cite)}"
-        case ast.Bound():
-            return f"bound {d.decisions} decisions{cite(d.cite)}"
-        case ast.Param():
-            head = f"param {d.name}: {type_text(d.type)} = "
-            return _wrapped_value(head, d.value, cite(d.cite))
-        case ast.Enum():
-            return _braced(f"enum {d.name}{cite(d.cite)}", list(d.values))
-        case ast.Record():
-            head = f"{d.keyword} {d.name}{cite(d.cite)}"
-            fields = [f"{f.name}: {type_text(f.type)}" for f in d.fields]
-            commented = comments is not None and comments.inside(d.span.line, d.span.end_line)
-            if not commented:
-                return _braced(head, fields)
-            # one field per line, each keeping the comments written beside it
-            body = "".join(
-                "\n" + _placed(f, lambda text=text: f"{INDENT}{text},", INDENT, comments)
-                for f, text in zip(d.fields, fields)
-            )
-            return f"{head} {{{body}{_closing(d, INDENT, comments)}\n}}"
-        case ast.Table():
-            dice = f" roll {d.dice}" if d.dice else ""
-            sides = int(d.dice.split("d")[1]) if d.dice else None
-            rows = "".join(
-                "\n" + _placed(r, lambda r=r: INDENT + row(r, sides), INDENT, comments)
-                for r in d.rows
-            )
-            rows += _closing(d, INDENT, comments)
-            return f"table {d.name}: {d.record}{dice}{cite(d.cite)} {{{rows}\n}}"
-        case ast.Map():
-            body = "".join(
-                "\n" + _placed(i, lambda i=i: INDENT + map_item(i), INDENT, comments)
-                for i in d.items
-            )
-            body += _closing(d, INDENT, comments)
-            return f"{_map_head(d)} {{{body}\n}}"
-        case ast.Var():
-            head = f"var {d.name}{keys_text(d.keys)}: {type_text(d.type)} = "
-            return _wrapped_value(head, d.value, f"{vis(d.visibility)}{cite(d.cite)}")
-        case ast.Zone():
-            kind = f"row {d.size}" if d.kind == "row" else d.kind
-            elem = f" of {type_text(d.elem)}" if d.elem is not None else ""
-            return (
-                f"zone {d.name}{keys_text(d.keys)}: {kind}{elem}{vis(d.visibility)}{cite(d.cite)}"
-            )
-        case ast.Pool():
-            value = f" = {expr(d.value)}" if d.value is not None else ""
-            tail = f"{value}{vis(d.visibility)}{cite(d.cite)}"
-            return f"pool {d.name}{keys_text(d.keys)} of {d.enum}{tail}"
-        case ast.Fn():
-            result = f": {type_text(d.result)}" if d.result is not None else ""
-            head = f"fn {d.name}({params(d.params)}){result}{cite(d.cite)} ="
-            body = expr(d.body)
-            if len(f"{head} {body}") <= WIDTH and "\n" not in body:
-                return f"{head} {body}"
-            return f"{head}\n{INDENT}{body}"
-        case ast.Proc():
-            body = block(d.body, 0, comments)
-            return f"{d.kind} {d.name}({params(d.params)}){cite(d.cite)} {body}"
-        case ast.Setup():
-            return f"setup{cite(d.cite)} {block(d.body, 0, comments)}"
-        case ast.Round():
-            return f"round max {d.max}{cite(d.cite)} {block(d.body, 0, comments)}"
-        case ast.Score():
-            return f"score({d.param}){cite(d.cite)} = {expr(d.value)}"
-        case ast.Invariant():
-            return f"invariant {d.name}{cite(d.cite)}: {expr(d.value)}"
-        case ast.Note():
-            head = f"{d.kind} {d.name}{cite(d.cite)}" + "".join(cite(c) for c in d.also)
-            if len(f"{head} {string(d.text)}") <= WIDTH:
-                return f"{head} {string(d.text)}"
-            # a long note is written as several strings, one per line; they read as one text
-            return head + "".join(f"\n{INDENT}{string(part)}" for part in _split_text(d.text))
-    raise TypeError(f"cannot format {d!r}")
+    return _DECLARATIONS.visit(d, comments)
+
+
+class _Declarations(Visitor):
+    """The printers of declarations and overlays: `(node, comments) -> text`."""
+
+    domain = ast.DECLARATIONS + ast.OVERLAYS
+
+    @on(ast.SetParam)
+    def o_SetParam(self, item: ast.SetParam, comments) -> str:
+        return f"set {item.name} = {expr(item.value)}{cite(item.cite)}"
+
+    @on(ast.Replace)
+    def o_Replace(self, item: ast.Replace, comments) -> str:
+        return "replace " + decl(item.decl, comments)
+
+    @on(ast.AddDecl)
+    def o_AddDecl(self, item: ast.AddDecl, comments) -> str:
+        return "add " + decl(item.decl, comments)
+
+    @on(ast.AddRow)
+    def o_AddRow(self, item: ast.AddRow, comments) -> str:
+        return f"add row {item.table} {row(item.row, None)}"
+
+    @on(ast.RemoveDecl)
+    def o_RemoveDecl(self, item: ast.RemoveDecl, comments) -> str:
+        return f"remove {item.name.replace(':', ' ')}"
+
+    @on(ast.RemoveRow)
+    def o_RemoveRow(self, item: ast.RemoveRow, comments) -> str:
+        return f"remove row {item.table} {item.row}"
+
+    @on(ast.Import)
+    def d_Import(self, d: ast.Import, comments) -> str:
+        return f"import {string(d.path)}"
+
+    @on(ast.Title)
+    def d_Title(self, d: ast.Title, comments) -> str:
+        return f"title {string(d.text)}"
+
+    @on(ast.Source)
+    def d_Source(self, d: ast.Source, comments) -> str:
+        return f"source {string(d.text)}"
+
+    @on(ast.Players)
+    def d_Players(self, d: ast.Players, comments) -> str:
+        count = str(d.lo) if d.lo == d.hi else f"{d.lo}..{d.hi}"
+        return f"players {count}{cite(d.cite)}"
+
+    @on(ast.Bound)
+    def d_Bound(self, d: ast.Bound, comments) -> str:
+        return f"bound {d.decisions} decisions{cite(d.cite)}"
+
+    @on(ast.Param)
+    def d_Param(self, d: ast.Param, comments) -> str:
+        head = f"param {d.name}: {type_text(d.type)} = "
+        return _wrapped_value(head, d.value, cite(d.cite))
+
+    @on(ast.Enum)
+    def d_Enum(self, d: ast.Enum, comments) -> str:
+        return _braced(f"enum {d.name}{cite(d.cite)}", list(d.values))
+
+    @on(ast.Record)
+    def d_Record(self, d: ast.Record, comments) -> str:
+        head = f"{d.keyword} {d.name}{cite(d.cite)}"
+        fields = [_PARTS.visit(f) for f in d.fields]
+        commented = comments is not None and comments.inside(d.span.line, d.span.end_line)
+        if not commented:
+            return _braced(head, fields)
+        # one field per line, each keeping the comments written beside it
+        body = "".join(
+            "\n" + _placed(f, lambda text=text: f"{INDENT}{text},", INDENT, comments)
+            for f, text in zip(d.fields, fields)
+        )
+        return f"{head} {{{body}{_closing(d, INDENT, comments)}\n}}"
+
+    @on(ast.Table)
+    def d_Table(self, d: ast.Table, comments) -> str:
+        dice = f" roll {d.dice}" if d.dice else ""
+        sides = int(d.dice.split("d")[1]) if d.dice else None
+        rows = "".join(
+            "\n" + _placed(r, lambda r=r: INDENT + row(r, sides), INDENT, comments) for r in d.rows
+        )
+        rows += _closing(d, INDENT, comments)
+        return f"table {d.name}: {d.record}{dice}{cite(d.cite)} {{{rows}\n}}"
+
+    @on(ast.Map)
+    def d_Map(self, d: ast.Map, comments) -> str:
+        body = "".join(
+            "\n" + _placed(i, lambda i=i: INDENT + map_item(i), INDENT, comments) for i in d.items
+        )
+        body += _closing(d, INDENT, comments)
+        return f"{_map_head(d)} {{{body}\n}}"
+
+    @on(ast.Var)
+    def d_Var(self, d: ast.Var, comments) -> str:
+        head = f"var {d.name}{keys_text(d.keys)}: {type_text(d.type)} = "
+        return _wrapped_value(head, d.value, f"{vis(d.visibility)}{cite(d.cite)}")
+
+    @on(ast.Zone)
+    def d_Zone(self, d: ast.Zone, comments) -> str:
+        kind = f"row {d.size}" if d.kind == "row" else d.kind
+        elem = f" of {type_text(d.elem)}" if d.elem is not None else ""
+        return f"zone {d.name}{keys_text(d.keys)}: {kind}{elem}{vis(d.visibility)}{cite(d.cite)}"
+
+    @on(ast.Pool)
+    def d_Pool(self, d: ast.Pool, comments) -> str:
+        value = f" = {expr(d.value)}" if d.value is not None else ""
+        tail = f"{value}{vis(d.visibility)}{cite(d.cite)}"
+        return f"pool {d.name}{keys_text(d.keys)} of {d.enum}{tail}"
+
+    @on(ast.Fn)
+    def d_Fn(self, d: ast.Fn, comments) -> str:
+        result = f": {type_text(d.result)}" if d.result is not None else ""
+        head = f"fn {d.name}({params(d.params)}){result}{cite(d.cite)} ="
+        body = expr(d.body)
+        if len(f"{head} {body}") <= WIDTH and "\n" not in body:
+            return f"{head} {body}"
+        return f"{head}\n{INDENT}{body}"
+
+    @on(ast.Proc)
+    def d_Proc(self, d: ast.Proc, comments) -> str:
+        body = block(d.body, 0, comments)
+        return f"{d.kind} {d.name}({params(d.params)}){cite(d.cite)} {body}"
+
+    @on(ast.Setup)
+    def d_Setup(self, d: ast.Setup, comments) -> str:
+        return f"setup{cite(d.cite)} {block(d.body, 0, comments)}"
+
+    @on(ast.Round)
+    def d_Round(self, d: ast.Round, comments) -> str:
+        return f"round max {d.max}{cite(d.cite)} {block(d.body, 0, comments)}"
+
+    @on(ast.Score)
+    def d_Score(self, d: ast.Score, comments) -> str:
+        return f"score({d.param}){cite(d.cite)} = {expr(d.value)}"
+
+    @on(ast.Invariant)
+    def d_Invariant(self, d: ast.Invariant, comments) -> str:
+        return f"invariant {d.name}{cite(d.cite)}: {expr(d.value)}"
+
+    @on(ast.Note)
+    def d_Note(self, d: ast.Note, comments) -> str:
+        head = f"{d.kind} {d.name}{cite(d.cite)}" + "".join(cite(c) for c in d.also)
+        if len(f"{head} {string(d.text)}") <= WIDTH:
+            return f"{head} {string(d.text)}"
+        # a long note is written as several strings, one per line; they read as one text
+        return head + "".join(f"\n{INDENT}{string(part)}" for part in _split_text(d.text))
 
 
 def _split_text(text: str, width: int = WIDTH - len(INDENT) - 2) -> list[str]:
@@ -319,14 +374,11 @@ def _marker(reason: str | None) -> str:
 
 
 def map_item(i) -> str:
-    if isinstance(i, ast.MapNode):
-        title = f" {string(i.title)}" if i.title is not None else ""
-        return f"node {i.name}{title}{cite(i.cite)}"
-    return f"{i.a} -- {', '.join(i.others)}{cite(i.cite)}"
+    return _PARTS.visit(i)
 
 
 def params(ps) -> str:
-    return ", ".join(f"{p.name}: {type_text(p.type)}" for p in ps)
+    return ", ".join(_PARTS.visit(p) for p in ps)
 
 
 def row(r: ast.Row, sides: int | None) -> str:
@@ -376,9 +428,83 @@ def _face_text(value: int, sides: int | None) -> str:
 
 
 def args(items) -> str:
-    return ", ".join(
-        f"{a.name}={expr(a.value)}" if isinstance(a, ast.KwArg) else expr(a) for a in items
-    )
+    return ", ".join(_PARTS.visit(a) if isinstance(a, ast.KwArg) else expr(a) for a in items)
+
+
+class _Parts(Visitor):
+    """The printers of the parts of declarations and statements, and of whole scenarios and
+    files: each takes what its kind needs (a block its depth and the comments)."""
+
+    domain = ast.TYPES + ast.KEYS + ast.PARTS + ast.SCENARIO_STEPS
+
+    @on(ast.TypeName)
+    def p_TypeName(self, t: ast.TypeName) -> str:
+        return t.name
+
+    @on(ast.TypeList)
+    def p_TypeList(self, t: ast.TypeList) -> str:
+        return f"list of {type_text(t.elem)}"
+
+    @on(ast.KeyName)
+    def p_KeyName(self, k: ast.KeyName) -> str:
+        return k.name
+
+    @on(ast.KeyRange)
+    def p_KeyRange(self, k: ast.KeyRange) -> str:
+        return f"{k.lo}..{k.hi}"
+
+    @on(ast.Field, ast.ParamDecl)
+    def p_typed_name(self, f: ast.Field | ast.ParamDecl) -> str:
+        return f"{f.name}: {type_text(f.type)}"
+
+    @on(ast.Row)
+    def p_Row(self, r: ast.Row, sides: int | None = None) -> str:
+        return row(r, sides)
+
+    @on(ast.MapNode)
+    def p_MapNode(self, i: ast.MapNode) -> str:
+        title = f" {string(i.title)}" if i.title is not None else ""
+        return f"node {i.name}{title}{cite(i.cite)}"
+
+    @on(ast.MapEdge)
+    def p_MapEdge(self, i: ast.MapEdge) -> str:
+        return f"{i.a} -- {', '.join(i.others)}{cite(i.cite)}"
+
+    @on(ast.KwArg)
+    def p_KwArg(self, a: ast.KwArg) -> str:
+        return f"{a.name}={expr(a.value)}"
+
+    @on(ast.CompFor)
+    def p_CompFor(self, f: ast.CompFor) -> str:
+        return f"for {f.name} in {expr(f.iter, P_OR)}"
+
+    @on(ast.Target)
+    def p_Target(self, t: ast.Target) -> str:
+        if not t.indices:
+            return t.name
+        return f"{t.name}[{', '.join(expr(i) for i in t.indices)}]"
+
+    @on(ast.Block)
+    def p_Block(self, b: ast.Block, depth: int, comments: _Comments | None = None) -> str:
+        return block(b, depth, comments)
+
+    @on(ast.ScenarioChoices)
+    def p_ScenarioChoices(self, step: ast.ScenarioChoices) -> str:
+        return "choices " + ", ".join(expr(c) for c in step.values)
+
+    @on(ast.ScenarioExpect)
+    def p_ScenarioExpect(self, step: ast.ScenarioExpect) -> str:
+        kind = "" if step.kind == "holds" else f"{step.kind} "
+        label = f" as {string(step.label)}" if step.label is not None else ""
+        return f"expect {kind}{expr(step.value)}{label}"
+
+    @on(ast.Scenario)
+    def p_Scenario(self, sc: ast.Scenario, comments: _Comments | None = None) -> str:
+        return scenario_text(sc, comments)
+
+    @on(ast.File)
+    def p_File(self, f: ast.File, comments: _Comments | None = None) -> str:
+        return format_file(f, comments)
 
 
 # ------------------------------------------------------------------ statements
@@ -404,61 +530,98 @@ def _one_line_if(s: ast.If) -> bool:
 
 
 def target(t: ast.Target) -> str:
-    if not t.indices:
-        return t.name
-    return f"{t.name}[{', '.join(expr(i) for i in t.indices)}]"
+    return _PARTS.visit(t)
 
 
 def stmt(s, depth: int, comments: _Comments | None = None) -> str:
-    match s:
-        case ast.Let():
-            return f"let {s.name} = {expr(s.value)}"
-        case ast.Assign():
-            return f"{target(s.target)} {s.op} {expr(s.value)}"
-        case ast.If() if _one_line_if(s):
+    return _STATEMENTS.visit(s, depth, comments)
+
+
+class _Statements(Visitor):
+    """The printers of statements: `(statement, depth, comments) -> text`."""
+
+    domain = ast.STATEMENTS
+
+    @on(ast.Let)
+    def s_Let(self, s: ast.Let, depth: int, comments) -> str:
+        return f"let {s.name} = {expr(s.value)}"
+
+    @on(ast.Assign)
+    def s_Assign(self, s: ast.Assign, depth: int, comments) -> str:
+        return f"{target(s.target)} {s.op} {expr(s.value)}"
+
+    @on(ast.If)
+    def s_If(self, s: ast.If, depth: int, comments) -> str:
+        if _one_line_if(s):
             ((cond, body),) = s.branches
             return f"if {expr(cond)} {{ {stmt(body.stmts[0], depth, comments)} }}"
-        case ast.If():
-            (cond, body), *rest = s.branches
-            text = f"if {expr(cond)} {block(body, depth, comments)}"
-            for cond, body in rest:
-                text += f" elif {expr(cond)} {block(body, depth, comments)}"
-            if s.otherwise is not None:
-                text += f" else {block(s.otherwise, depth, comments)}"
-            return text
-        case ast.For():
-            return f"for {s.name} in {expr(s.iter)} {block(s.body, depth, comments)}"
-        case ast.Repeat():
-            return f"repeat {expr(s.count)} {block(s.body, depth, comments)}"
-        case ast.While():
-            bound = f" max {s.max}" if s.max is not None else ""
-            return f"while {expr(s.cond)}{bound} {block(s.body, depth, comments)}"
-        case ast.Choose():
-            prompt = f" as {string(s.prompt)}" if s.prompt is not None else ""
-            chooser, options = expr(s.player), expr(s.options)
-            verb = "ask" if s.always else "choose"
-            return f"let {s.name} = {verb} {chooser} from {options}{prompt}{cite(s.cite)}"
-        case ast.CallStmt():
-            return f"{s.name}({args(s.args)}){cite(s.cite)}"
-        case ast.AddTo():
-            return f"add {expr(s.value)} to {target(s.target)}"
-        case ast.RemoveFrom():
-            return f"remove {expr(s.value)} from {target(s.target)}"
-        case ast.Move():
-            return f"move {expr(s.value)} from {target(s.source)} to {target(s.dest)}"
-        case ast.Shuffle():
-            return f"shuffle {target(s.target)}"
-        case ast.Draw():
-            return f"draw {expr(s.count)} from {target(s.source)} to {target(s.dest)}"
-        case ast.EndGame():
-            return f"end game winners {expr(s.winners)}{cite(s.cite)}"
-        case ast.Log():
-            return "log " + ", ".join([string(s.text)] + [expr(a) for a in s.args])
-        case ast.Break():
-            return "break"
-        case ast.Pass():
-            return "pass"
-    raise TypeError(f"cannot format {s!r}")
+        (cond, body), *rest = s.branches
+        text = f"if {expr(cond)} {block(body, depth, comments)}"
+        for cond, body in rest:
+            text += f" elif {expr(cond)} {block(body, depth, comments)}"
+        if s.otherwise is not None:
+            text += f" else {block(s.otherwise, depth, comments)}"
+        return text
+
+    @on(ast.For)
+    def s_For(self, s: ast.For, depth: int, comments) -> str:
+        return f"for {s.name} in {expr(s.iter)} {block(s.body, depth, comments)}"
+
+    @on(ast.Repeat)
+    def s_Repeat(self, s: ast.Repeat, depth: int, comments) -> str:
+        return f"repeat {expr(s.count)} {block(s.body, depth, comments)}"
+
+    @on(ast.While)
+    def s_While(self, s: ast.While, depth: int, comments) -> str:
+        bound = f" max {s.max}" if s.max is not None else ""
+        return f"while {expr(s.cond)}{bound} {block(s.body, depth, comments)}"
+
+    @on(ast.Choose)
+    def s_Choose(self, s: ast.Choose, depth: int, comments) -> str:
+        prompt = f" as {string(s.prompt)}" if s.prompt is not None else ""
+        chooser, options = expr(s.player), expr(s.options)
+        verb = "ask" if s.always else "choose"
+        return f"let {s.name} = {verb} {chooser} from {options}{prompt}{cite(s.cite)}"
+
+    @on(ast.CallStmt)
+    def s_CallStmt(self, s: ast.CallStmt, depth: int, comments) -> str:
+        return f"{s.name}({args(s.args)}){cite(s.cite)}"
+
+    @on(ast.AddTo)
+    def s_AddTo(self, s: ast.AddTo, depth: int, comments) -> str:
+        return f"add {expr(s.value)} to {target(s.target)}"
+
+    @on(ast.RemoveFrom)
+    def s_RemoveFrom(self, s: ast.RemoveFrom, depth: int, comments) -> str:
+        return f"remove {expr(s.value)} from {target(s.target)}"
+
+    @on(ast.Move)
+    def s_Move(self, s: ast.Move, depth: int, comments) -> str:
+        return f"move {expr(s.value)} from {target(s.source)} to {target(s.dest)}"
+
+    @on(ast.Shuffle)
+    def s_Shuffle(self, s: ast.Shuffle, depth: int, comments) -> str:
+        return f"shuffle {target(s.target)}"
+
+    @on(ast.Draw)
+    def s_Draw(self, s: ast.Draw, depth: int, comments) -> str:
+        return f"draw {expr(s.count)} from {target(s.source)} to {target(s.dest)}"
+
+    @on(ast.EndGame)
+    def s_EndGame(self, s: ast.EndGame, depth: int, comments) -> str:
+        return f"end game winners {expr(s.winners)}{cite(s.cite)}"
+
+    @on(ast.Log)
+    def s_Log(self, s: ast.Log, depth: int, comments) -> str:
+        return "log " + ", ".join([string(s.text)] + [expr(a) for a in s.args])
+
+    @on(ast.Break)
+    def s_Break(self, s: ast.Break, depth: int, comments) -> str:
+        return "break"
+
+    @on(ast.Pass)
+    def s_Pass(self, s: ast.Pass, depth: int, comments) -> str:
+        return "pass"
 
 
 # ------------------------------------------------------------------ expressions
@@ -468,58 +631,94 @@ def expr(e, need: int = P_IF) -> str:
 
 
 def _expr(e) -> tuple[str, int]:
-    match e:
-        case ast.IntLit():
-            return str(e.value), P_ATOM
-        case ast.StrLit():
-            return string(e.value), P_ATOM
-        case ast.BoolLit():
-            return ("true" if e.value else "false"), P_ATOM
-        case ast.NoneLit():
-            return "none", P_ATOM
-        case ast.NameRef():
-            return e.name, P_ATOM
-        case ast.ListLit():
-            return "[" + ", ".join(expr(i) for i in e.items) + "]", P_ATOM
-        case ast.Comprehension():
-            parts = [f"for {f.name} in {expr(f.iter, P_OR)}" for f in e.fors]
-            if e.cond is not None:
-                parts.append(f"if {expr(e.cond, P_OR)}")
-            flat = f"[{expr(e.expr)} {' '.join(parts)}]"
-            if len(flat) <= WIDTH - 8 or "\n" in flat:
-                return flat, P_ATOM
-            # too long for a line: each `for` and `if` on a line of its own
-            return f"[{expr(e.expr)}" + "".join(f"\n{CONTINUE}{p}" for p in parts) + "]", P_ATOM
-        case ast.IfExpr():
-            return (
-                f"if {expr(e.cond, P_OR)} then {expr(e.then, P_OR)} else {expr(e.other, P_IF)}",
-                P_IF,
-            )
-        case ast.UnaryOp(op="not"):
+    return _EXPRESSIONS.visit(e)
+
+
+class _Expressions(Visitor):
+    """The printers of expressions: `expression -> (text, precedence)`."""
+
+    domain = ast.EXPRESSIONS
+
+    @on(ast.IntLit)
+    def x_IntLit(self, e: ast.IntLit) -> tuple[str, int]:
+        return str(e.value), P_ATOM
+
+    @on(ast.StrLit)
+    def x_StrLit(self, e: ast.StrLit) -> tuple[str, int]:
+        return string(e.value), P_ATOM
+
+    @on(ast.BoolLit)
+    def x_BoolLit(self, e: ast.BoolLit) -> tuple[str, int]:
+        return ("true" if e.value else "false"), P_ATOM
+
+    @on(ast.NoneLit)
+    def x_NoneLit(self, e: ast.NoneLit) -> tuple[str, int]:
+        return "none", P_ATOM
+
+    @on(ast.NameRef)
+    def x_NameRef(self, e: ast.NameRef) -> tuple[str, int]:
+        return e.name, P_ATOM
+
+    @on(ast.ListLit)
+    def x_ListLit(self, e: ast.ListLit) -> tuple[str, int]:
+        return "[" + ", ".join(expr(i) for i in e.items) + "]", P_ATOM
+
+    @on(ast.Comprehension)
+    def x_Comprehension(self, e: ast.Comprehension) -> tuple[str, int]:
+        parts = [_PARTS.visit(f) for f in e.fors]
+        if e.cond is not None:
+            parts.append(f"if {expr(e.cond, P_OR)}")
+        flat = f"[{expr(e.expr)} {' '.join(parts)}]"
+        if len(flat) <= WIDTH - 8 or "\n" in flat:
+            return flat, P_ATOM
+        # too long for a line: each `for` and `if` on a line of its own
+        return f"[{expr(e.expr)}" + "".join(f"\n{CONTINUE}{p}" for p in parts) + "]", P_ATOM
+
+    @on(ast.IfExpr)
+    def x_IfExpr(self, e: ast.IfExpr) -> tuple[str, int]:
+        return (
+            f"if {expr(e.cond, P_OR)} then {expr(e.then, P_OR)} else {expr(e.other, P_IF)}",
+            P_IF,
+        )
+
+    @on(ast.UnaryOp)
+    def x_UnaryOp(self, e: ast.UnaryOp) -> tuple[str, int]:
+        if e.op == "not":
             return f"not {expr(e.operand, P_NOT)}", P_NOT
-        case ast.UnaryOp():
-            return f"-{expr(e.operand, P_UNARY)}", P_UNARY
-        case ast.BinOp(op="or"):
+        return f"-{expr(e.operand, P_UNARY)}", P_UNARY
+
+    @on(ast.BinOp)
+    def x_BinOp(self, e: ast.BinOp) -> tuple[str, int]:
+        op = e.op
+        if op == "or":
             return f"{expr(e.left, P_OR)} or {expr(e.right, P_AND)}", P_OR
-        case ast.BinOp(op="and"):
+        if op == "and":
             return f"{expr(e.left, P_AND)} and {expr(e.right, P_NOT)}", P_AND
-        case ast.BinOp(op=op) if op in _CMP:
+        if op in _CMP:
             return f"{expr(e.left, P_SUM)} {op} {expr(e.right, P_SUM)}", P_CMP
-        case ast.BinOp(op=op) if op in ("+", "-"):
+        if op in ("+", "-"):
             return f"{expr(e.left, P_SUM)} {op} {expr(e.right, P_PROD)}", P_SUM
-        case ast.BinOp(op=op):
-            return f"{expr(e.left, P_PROD)} {op} {expr(e.right, P_UNARY)}", P_PROD
-        case ast.FieldGet():
-            return f"{expr(e.obj, P_POSTFIX)}.{e.name}", P_POSTFIX
-        case ast.IndexGet():
-            return f"{expr(e.obj, P_POSTFIX)}[{', '.join(expr(i) for i in e.indices)}]", P_POSTFIX
-        case ast.CallExpr():
-            return f"{e.name}({args(e.args)})", P_POSTFIX
-        case ast.RollDice():
-            return f"roll {e.count}d{e.sides}", P_ATOM
-        case ast.RollTable():
-            return f"roll {e.table}", P_ATOM
-    raise TypeError(f"cannot format {e!r}")
+        return f"{expr(e.left, P_PROD)} {op} {expr(e.right, P_UNARY)}", P_PROD
+
+    @on(ast.FieldGet)
+    def x_FieldGet(self, e: ast.FieldGet) -> tuple[str, int]:
+        return f"{expr(e.obj, P_POSTFIX)}.{e.name}", P_POSTFIX
+
+    @on(ast.IndexGet)
+    def x_IndexGet(self, e: ast.IndexGet) -> tuple[str, int]:
+        return f"{expr(e.obj, P_POSTFIX)}[{', '.join(expr(i) for i in e.indices)}]", P_POSTFIX
+
+    @on(ast.CallExpr)
+    def x_CallExpr(self, e: ast.CallExpr) -> tuple[str, int]:
+        return f"{e.name}({args(e.args)})", P_POSTFIX
+
+    @on(ast.RollDice)
+    def x_RollDice(self, e: ast.RollDice) -> tuple[str, int]:
+        return f"roll {e.count}d{e.sides}", P_ATOM
+
+    @on(ast.RollTable)
+    def x_RollTable(self, e: ast.RollTable) -> tuple[str, int]:
+        return f"roll {e.table}", P_ATOM
 
 
 # ------------------------------------------------------------------ scenarios
@@ -536,12 +735,14 @@ def scenario_text(sc: ast.Scenario, comments: _Comments | None = None) -> str:
     if sc.dice:
         lines.append("dice " + ", ".join(str(d) for d in sc.dice))
     lines += [f"{part} strict" for part in sc.strict]
-    for step in sc.steps:
-        if isinstance(step, ast.ScenarioChoices):
-            lines.append("choices " + ", ".join(expr(c) for c in step.values))
-        else:
-            kind = "" if step.kind == "holds" else f"{step.kind} "
-            label = f" as {string(step.label)}" if step.label is not None else ""
-            lines.append(f"expect {kind}{expr(step.value)}{label}")
+    lines += [_PARTS.visit(step) for step in sc.steps]
     body = "".join(f"\n{INDENT}{line}" for line in lines) + _closing(sc, INDENT, comments)
     return f"scenario {string(sc.name)}{cite(sc.cite)} {{{body}\n}}"
+
+
+# the printers hold no state: a file's comments are passed down with each call
+_DECLARATIONS = _Declarations()
+_PARTS = _Parts()
+_STATEMENTS = _Statements()
+_EXPRESSIONS = _Expressions()
+PRINTERS: tuple[Visitor, ...] = (_DECLARATIONS, _PARTS, _STATEMENTS, _EXPRESSIONS)
