@@ -15,6 +15,7 @@ from dsl import ast
 from dsl.comments import comment_of
 from dsl.fmt import args, expr
 from dsl.resolve import BASE_MARK, Program
+from dsl.visitor import Visitor, elsewhere, on
 
 
 @attrs.frozen
@@ -59,36 +60,83 @@ def diff_programs(base: Program, variant: Program) -> list[Change]:
 
 
 def _changed(key, old, new, base: Program, variant: Program, line: int) -> list[Change]:
-    cite = _cite(new) or _cite(old)
-    match new:
-        case ast.Param() if expr(new.value) == expr(old.value):
-            text = f"{_label(key, old, base)}: {expr(new.value)}, as before, now citing §{cite}"
-        case ast.Param():
-            text = f"{_label(key, old, base)}: {expr(new.value)} instead of {expr(old.value)}"
-        case ast.Players() if _players(new) == _players(old):
-            text = f"players: {_players(new)}, as before, now citing §{new.cite}"
-        case ast.Players():
-            text = f"players: {_players(new)} instead of {_players(old)}"
-        case ast.Title():
-            text = f'title: "{new.text}" instead of "{old.text}"'
-        case ast.Round():
-            text = f"replaces the round (at most {new.max} rounds; was {old.max})"
-        case ast.Table():
-            return _table_changes(key, old, new, cite, line)
-        case ast.Note():
-            text = f"replaces {new.kind} {new.name}: {_sentence(new.text)}"
-        case _:
-            # the replacing rule's own words: the base's comment describes the old rule
-            about = comment_of(new, variant)
-            text = f"replaces {_what(new)}"
-            if isinstance(new, ast.Map) and isinstance(old, ast.Map):
-                text += _unmarked(old, new)
-            if any(BASE_MARK in c for c in _called(new)):
-                text += ", calling the rule it replaces"
-            if _cite(old) and _cite(old) != cite:
-                text += f" (was §{_cite(old)})"
-            text += f": {about}" if about else ""
-    return [Change("changed", key, text, cite, line)]
+    return _Changed(key, old, base, variant, line).visit(new)
+
+
+class _Changed(Visitor):
+    """The lines for a declaration that a variant changed: the new one is visited, and its
+    handler compares it with the old one."""
+
+    domain = ast.DECLARATIONS
+
+    not_given = elsewhere(ast.Import, why="resolve merges imported libraries")
+
+    def __init__(self, key: str, old, base: Program, variant: Program, line: int):
+        self.key, self.old, self.base, self.variant, self.line = key, old, base, variant, line
+
+    def change(self, new, text: str) -> list[Change]:
+        return [Change("changed", self.key, text, _cite(new) or _cite(self.old), self.line)]
+
+    @on(ast.Param)
+    def param(self, new: ast.Param) -> list[Change]:
+        old, label = self.old, _label(self.key, self.old, self.base)
+        if expr(new.value) == expr(old.value):
+            cite = _cite(new) or _cite(old)
+            return self.change(new, f"{label}: {expr(new.value)}, as before, now citing §{cite}")
+        return self.change(new, f"{label}: {expr(new.value)} instead of {expr(old.value)}")
+
+    @on(ast.Players)
+    def players(self, new: ast.Players) -> list[Change]:
+        if _players(new) == _players(self.old):
+            return self.change(new, f"players: {_players(new)}, as before, now citing §{new.cite}")
+        return self.change(new, f"players: {_players(new)} instead of {_players(self.old)}")
+
+    @on(ast.Title)
+    def title(self, new: ast.Title) -> list[Change]:
+        return self.change(new, f'title: "{new.text}" instead of "{self.old.text}"')
+
+    @on(ast.Round)
+    def round(self, new: ast.Round) -> list[Change]:
+        text = f"replaces the round (at most {new.max} rounds; was {self.old.max})"
+        return self.change(new, text)
+
+    @on(ast.Table)
+    def table(self, new: ast.Table) -> list[Change]:
+        cite = _cite(new) or _cite(self.old)
+        return _table_changes(self.key, self.old, new, cite, self.line)
+
+    @on(ast.Note)
+    def note(self, new: ast.Note) -> list[Change]:
+        return self.change(new, f"replaces {new.kind} {new.name}: {_sentence(new.text)}")
+
+    @on(
+        ast.Source,
+        ast.Bound,
+        ast.Enum,
+        ast.Record,
+        ast.Map,
+        ast.Var,
+        ast.Zone,
+        ast.Pool,
+        ast.Fn,
+        ast.Proc,
+        ast.Setup,
+        ast.Score,
+        ast.Invariant,
+    )
+    def replaced(self, new) -> list[Change]:
+        old, cite = self.old, _cite(new) or _cite(self.old)
+        # the replacing rule's own words: the base's comment describes the old rule
+        about = comment_of(new, self.variant)
+        text = f"replaces {_what(new)}"
+        if isinstance(new, ast.Map) and isinstance(old, ast.Map):
+            text += _unmarked(old, new)
+        if any(BASE_MARK in c for c in _called(new)):
+            text += ", calling the rule it replaces"
+        if _cite(old) and _cite(old) != cite:
+            text += f" (was §{_cite(old)})"
+        text += f": {about}" if about else ""
+        return self.change(new, text)
 
 
 def _called(node) -> set[str]:
