@@ -20,6 +20,7 @@ from dsl.errors import Diagnostic, Note, Span, diag
 from dsl.parse import parse
 from dsl.resolve import Program
 from dsl.sources import SourceText, normalise, split_cite
+from dsl.visitor import Visitor, on
 
 ROOTS = (ast.Setup, ast.Round, ast.Score, ast.Invariant)
 # checker warnings that lint lists under its own codes
@@ -323,18 +324,56 @@ def _read(path: str) -> str | None:
 
 
 def _sets(item) -> Iterator[tuple[str, object, Span, str | None]]:
-    if isinstance(item, ast.Param):
+    """The parameters and table rows an item of a file sets: (key, value, span, cite)."""
+    return _Setters().visit(item)
+
+
+class _Setters(Visitor):
+    domain = ast.DECLARATIONS + ast.OVERLAYS
+
+    @on(ast.Param, ast.SetParam)
+    def param(self, item: ast.Param | ast.SetParam):
         yield item.name, item.value, item.span, item.cite
-    elif isinstance(item, ast.SetParam):
-        yield item.name, item.value, item.span, item.cite
-    elif isinstance(item, (ast.Replace, ast.AddDecl)):
-        yield from _sets(item.decl)
-    elif isinstance(item, ast.Table):
+
+    @on(ast.Replace, ast.AddDecl)
+    def declaration(self, item: ast.Replace | ast.AddDecl):
+        yield from self.visit(item.decl)
+
+    @on(ast.Table)
+    def table(self, item: ast.Table):
         for row in item.rows:
             yield f"{item.name}.{row.name}", (row.lo, row.hi, row.args), row.span, row.cite
-    elif isinstance(item, ast.AddRow):
+
+    @on(ast.AddRow)
+    def add_row(self, item: ast.AddRow):
         row = item.row
         yield f"{item.table}.{row.name}", (row.lo, row.hi, row.args), item.span, row.cite
+
+    @on(
+        ast.Import,
+        ast.Title,
+        ast.Source,
+        ast.Players,
+        ast.Bound,
+        ast.Enum,
+        ast.Record,
+        ast.Map,
+        ast.Var,
+        ast.Zone,
+        ast.Pool,
+        ast.Fn,
+        ast.Proc,
+        ast.Setup,
+        ast.Round,
+        ast.Score,
+        ast.Invariant,
+        ast.Note,
+        ast.RemoveDecl,
+        ast.RemoveRow,
+    )
+    def nothing(self, item):
+        """Sets no parameter and no row."""
+        return iter(())
 
 
 # ------------------------------------------------------------------ what never runs
