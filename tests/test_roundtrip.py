@@ -1,5 +1,6 @@
-"""The formatter's output parses back to the same AST: on generated ASTs and on every
-bundled ruleset. Also the grammar itself builds in Lark's strict mode."""
+"""The formatter's output parses back to the same AST: on generated ASTs (a strategy for
+every node class, checked complete by tests/test_passes.py) and on every bundled ruleset.
+Also the grammar itself builds in Lark's strict mode."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 
 import attrs
 import lark
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,71 +24,115 @@ TEXT = st.text(alphabet="abc XYZ-_.,:!?09", max_size=12)
 CITES = st.none() | st.sampled_from(["D4", "6.3", "A1.6", "EVENT PHASE", "rules"])
 INTS = st.integers(0, 999)
 
-leaves = st.one_of(
-    INTS.map(ast.IntLit),
-    TEXT.map(ast.StrLit),
-    st.booleans().map(ast.BoolLit),
-    st.just(ast.NoneLit()),
-    NAMES.map(ast.NameRef),
-    st.builds(ast.RollDice, st.integers(1, 9), st.integers(1, 100)),
-    NAMES.map(ast.RollTable),
+# ------------------------------------------------------------------ strategies, by node class
+# Every node class of dsl.ast has its strategy in one of the tables below, by category, and
+# the strategies of whole files are built from the tables: tests/test_passes.py checks that
+# every class has an entry (STRATEGIES), and test_each_class_round_trips formats and parses
+# each class's own examples, so a new construct is round-tripped once its entry exists.
+# A table of a recursive category maps a class to a function of the strategy for the
+# smaller parts of its kind (inner expressions, inner blocks, inner types).
+
+TYPE_STRATEGIES = {
+    ast.TypeName: lambda inner: NAMES.map(ast.TypeName),
+    ast.TypeList: lambda inner: inner.map(ast.TypeList),
+}
+types = st.recursive(
+    TYPE_STRATEGIES[ast.TypeName](None), TYPE_STRATEGIES[ast.TypeList], max_leaves=3
 )
 
+KEY_STRATEGIES = {
+    ast.KeyName: NAMES.map(ast.KeyName),
+    ast.KeyRange: st.builds(ast.KeyRange, INTS, INTS),
+}
 
-def _compound(inner):
-    ops = st.sampled_from(
-        ["+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"]
-    )
-    return st.one_of(
-        st.builds(ast.BinOp, ops, inner, inner),
-        st.builds(ast.UnaryOp, st.sampled_from(["not", "-"]), inner),
-        st.builds(ast.IfExpr, inner, inner, inner),
-        st.builds(ast.ListLit, st.lists(inner, max_size=3).map(tuple)),
-        st.builds(
-            ast.Comprehension,
-            inner,
-            st.lists(st.builds(ast.CompFor, NAMES, inner), min_size=1, max_size=2).map(tuple),
-            st.none() | inner,
-        ),
-        st.builds(ast.FieldGet, inner, NAMES),
-        st.builds(ast.IndexGet, inner, st.lists(inner, min_size=1, max_size=2).map(tuple)),
-        st.builds(
-            ast.CallExpr,
-            NAMES,
-            st.lists(inner | st.builds(ast.KwArg, NAMES, inner), max_size=3).map(tuple),
-        ),
-    )
-
-
-exprs = st.recursive(leaves, _compound, max_leaves=8)
-types = st.recursive(NAMES.map(ast.TypeName), lambda t: t.map(ast.TypeList), max_leaves=3)
+_OPS = st.sampled_from(
+    ["+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"]
+)
+# the parts of expressions that are no expressions themselves
+EXPRESSION_PART_STRATEGIES = {
+    ast.CompFor: lambda inner: st.builds(ast.CompFor, NAMES, inner),
+    ast.KwArg: lambda inner: st.builds(ast.KwArg, NAMES, inner),
+}
+LEAF_EXPRESSIONS = (
+    ast.IntLit,
+    ast.StrLit,
+    ast.BoolLit,
+    ast.NoneLit,
+    ast.NameRef,
+    ast.RollDice,
+    ast.RollTable,
+)
+EXPRESSION_STRATEGIES = {
+    ast.IntLit: lambda inner: INTS.map(ast.IntLit),
+    ast.StrLit: lambda inner: TEXT.map(ast.StrLit),
+    ast.BoolLit: lambda inner: st.booleans().map(ast.BoolLit),
+    ast.NoneLit: lambda inner: st.just(ast.NoneLit()),
+    ast.NameRef: lambda inner: NAMES.map(ast.NameRef),
+    ast.RollDice: lambda inner: st.builds(ast.RollDice, st.integers(1, 9), st.integers(1, 100)),
+    ast.RollTable: lambda inner: NAMES.map(ast.RollTable),
+    ast.BinOp: lambda inner: st.builds(ast.BinOp, _OPS, inner, inner),
+    ast.UnaryOp: lambda inner: st.builds(ast.UnaryOp, st.sampled_from(["not", "-"]), inner),
+    ast.IfExpr: lambda inner: st.builds(ast.IfExpr, inner, inner, inner),
+    ast.ListLit: lambda inner: st.builds(ast.ListLit, st.lists(inner, max_size=3).map(tuple)),
+    ast.Comprehension: lambda inner: st.builds(
+        ast.Comprehension,
+        inner,
+        st.lists(EXPRESSION_PART_STRATEGIES[ast.CompFor](inner), min_size=1, max_size=2).map(tuple),
+        st.none() | inner,
+    ),
+    ast.FieldGet: lambda inner: st.builds(ast.FieldGet, inner, NAMES),
+    ast.IndexGet: lambda inner: st.builds(
+        ast.IndexGet, inner, st.lists(inner, min_size=1, max_size=2).map(tuple)
+    ),
+    ast.CallExpr: lambda inner: st.builds(
+        ast.CallExpr,
+        NAMES,
+        st.lists(inner | EXPRESSION_PART_STRATEGIES[ast.KwArg](inner), max_size=3).map(tuple),
+    ),
+}
+leaves = st.one_of(*(EXPRESSION_STRATEGIES[c](None) for c in LEAF_EXPRESSIONS))
+exprs = st.recursive(
+    leaves,
+    lambda inner: st.one_of(
+        *(make(inner) for c, make in EXPRESSION_STRATEGIES.items() if c not in LEAF_EXPRESSIONS)
+    ),
+    max_leaves=8,
+)
 targets = st.builds(ast.Target, NAMES, st.lists(exprs, max_size=2).map(tuple))
+
+STATEMENT_STRATEGIES = {
+    ast.Let: lambda inner: st.builds(ast.Let, NAMES, exprs),
+    ast.Assign: lambda inner: st.builds(
+        ast.Assign, targets, st.sampled_from(["=", "+=", "-="]), exprs
+    ),
+    ast.If: lambda inner: st.builds(
+        ast.If,
+        st.lists(st.tuples(exprs, inner), min_size=1, max_size=2).map(tuple),
+        st.none() | inner,
+    ),
+    ast.For: lambda inner: st.builds(ast.For, NAMES, exprs, inner),
+    ast.Repeat: lambda inner: st.builds(ast.Repeat, exprs, inner),
+    ast.While: lambda inner: st.builds(ast.While, exprs, st.none() | INTS, inner),
+    ast.Choose: lambda inner: st.builds(
+        ast.Choose, NAMES, exprs, exprs, st.none() | TEXT, CITES, always=st.booleans()
+    ),
+    ast.CallStmt: lambda inner: st.builds(
+        ast.CallStmt, NAMES, st.lists(exprs, max_size=2).map(tuple), CITES
+    ),
+    ast.AddTo: lambda inner: st.builds(ast.AddTo, exprs, targets),
+    ast.RemoveFrom: lambda inner: st.builds(ast.RemoveFrom, exprs, targets),
+    ast.Move: lambda inner: st.builds(ast.Move, exprs, targets, targets),
+    ast.Shuffle: lambda inner: st.builds(ast.Shuffle, targets),
+    ast.Draw: lambda inner: st.builds(ast.Draw, exprs, targets, targets),
+    ast.EndGame: lambda inner: st.builds(ast.EndGame, exprs, CITES),
+    ast.Log: lambda inner: st.builds(ast.Log, TEXT, st.lists(exprs, max_size=2).map(tuple)),
+    ast.Break: lambda inner: st.just(ast.Break()),
+    ast.Pass: lambda inner: st.just(ast.Pass()),
+}
 
 
 def _statements(inner_block):
-    return st.one_of(
-        st.builds(ast.Let, NAMES, exprs),
-        st.builds(ast.Assign, targets, st.sampled_from(["=", "+=", "-="]), exprs),
-        st.builds(
-            ast.If,
-            st.lists(st.tuples(exprs, inner_block), min_size=1, max_size=2).map(tuple),
-            st.none() | inner_block,
-        ),
-        st.builds(ast.For, NAMES, exprs, inner_block),
-        st.builds(ast.Repeat, exprs, inner_block),
-        st.builds(ast.While, exprs, st.none() | INTS, inner_block),
-        st.builds(ast.Choose, NAMES, exprs, exprs, st.none() | TEXT, CITES, always=st.booleans()),
-        st.builds(ast.CallStmt, NAMES, st.lists(exprs, max_size=2).map(tuple), CITES),
-        st.builds(ast.AddTo, exprs, targets),
-        st.builds(ast.RemoveFrom, exprs, targets),
-        st.builds(ast.Move, exprs, targets, targets),
-        st.builds(ast.Shuffle, targets),
-        st.builds(ast.Draw, exprs, targets, targets),
-        st.builds(ast.EndGame, exprs, CITES),
-        st.builds(ast.Log, TEXT, st.lists(exprs, max_size=2).map(tuple)),
-        st.just(ast.Break()),
-        st.just(ast.Pass()),
-    )
+    return st.one_of(*(make(inner_block) for make in STATEMENT_STRATEGIES.values()))
 
 
 blocks = st.recursive(
@@ -94,7 +140,7 @@ blocks = st.recursive(
     lambda inner: st.lists(_statements(inner), max_size=3).map(lambda s: ast.Block(tuple(s))),
     max_leaves=6,
 )
-keys = st.lists(NAMES.map(ast.KeyName) | st.builds(ast.KeyRange, INTS, INTS), max_size=2).map(tuple)
+keys = st.lists(st.one_of(*KEY_STRATEGIES.values()), max_size=2).map(tuple)
 visibility = st.sampled_from(["public", "owner", "hidden"])
 params = st.lists(st.builds(ast.ParamDecl, NAMES, types), max_size=2).map(tuple)
 
@@ -124,28 +170,34 @@ ranged_rows = st.builds(
     st.integers(0, 49),
     rows,
 )
+fields = st.builds(ast.Field, NAMES, types)
+map_nodes = st.builds(ast.MapNode, NAMES, st.none() | TEXT, CITES)
+map_edges = st.builds(ast.MapEdge, NAMES, st.lists(NAMES, min_size=1, max_size=3).map(tuple), CITES)
 
-declarations = st.one_of(
-    st.builds(ast.Title, TEXT),
-    st.builds(ast.Source, TEXT),
-    st.builds(
+DECLARATION_STRATEGIES = {
+    ast.Import: st.builds(ast.Import, TEXT),
+    ast.Title: st.builds(ast.Title, TEXT),
+    ast.Source: st.builds(ast.Source, TEXT),
+    ast.Players: st.builds(
         lambda lo, extra, c: ast.Players(lo, lo + extra, c),
         st.integers(1, 8),
         st.integers(0, 4),
         CITES,
     ),
-    st.builds(ast.Bound, INTS, CITES),
-    st.builds(ast.Param, NAMES, types, exprs, CITES),
-    st.builds(ast.Enum, NAMES, st.lists(NAMES, min_size=1, max_size=4).map(tuple), CITES),
-    st.builds(
+    ast.Bound: st.builds(ast.Bound, INTS, CITES),
+    ast.Param: st.builds(ast.Param, NAMES, types, exprs, CITES),
+    ast.Enum: st.builds(ast.Enum, NAMES, st.lists(NAMES, min_size=1, max_size=4).map(tuple), CITES),
+    ast.Record: st.builds(
         ast.Record,
         st.sampled_from(["record", "card", "tile"]),
         NAMES,
-        st.lists(st.builds(ast.Field, NAMES, types), min_size=1, max_size=3).map(tuple),
+        st.lists(fields, min_size=1, max_size=3).map(tuple),
         CITES,
     ),
-    st.builds(ast.Table, NAMES, NAMES, st.none(), st.lists(rows, max_size=3).map(tuple), CITES),
-    st.builds(
+    ast.Table: st.builds(
+        ast.Table, NAMES, NAMES, st.none(), st.lists(rows, max_size=3).map(tuple), CITES
+    )
+    | st.builds(
         ast.Table,
         NAMES,
         NAMES,
@@ -153,21 +205,15 @@ declarations = st.one_of(
         st.lists(ranged_rows, max_size=3).map(tuple),
         CITES,
     ),
-    st.builds(
+    ast.Map: st.builds(
         ast.Map,
         NAMES,
-        st.lists(
-            st.builds(ast.MapNode, NAMES, st.none() | TEXT, CITES)
-            | st.builds(
-                ast.MapEdge, NAMES, st.lists(NAMES, min_size=1, max_size=3).map(tuple), CITES
-            ),
-            max_size=4,
-        ).map(tuple),
+        st.lists(map_nodes | map_edges, max_size=4).map(tuple),
         CITES,
         reconstructed=st.booleans(),
     ).flatmap(_with_reason),
-    st.builds(ast.Var, NAMES, keys, types, exprs, visibility, CITES),
-    st.builds(
+    ast.Var: st.builds(ast.Var, NAMES, keys, types, exprs, visibility, CITES),
+    ast.Zone: st.builds(
         lambda n, k, kind, size, e, v, c: ast.Zone(
             n, k, kind, size if kind == "row" else None, e, v, c
         ),
@@ -179,14 +225,16 @@ declarations = st.one_of(
         visibility,
         CITES,
     ),
-    st.builds(ast.Pool, NAMES, keys, NAMES, st.none() | exprs, visibility, CITES),
-    st.builds(ast.Fn, NAMES, params, st.none() | types, exprs, CITES),
-    st.builds(ast.Proc, st.sampled_from(["proc", "phase", "step"]), NAMES, params, blocks, CITES),
-    st.builds(ast.Setup, blocks, CITES),
-    st.builds(ast.Round, INTS, blocks, CITES),
-    st.builds(ast.Score, NAMES, exprs, CITES),
-    st.builds(ast.Invariant, NAMES, exprs, CITES),
-    st.builds(
+    ast.Pool: st.builds(ast.Pool, NAMES, keys, NAMES, st.none() | exprs, visibility, CITES),
+    ast.Fn: st.builds(ast.Fn, NAMES, params, st.none() | types, exprs, CITES),
+    ast.Proc: st.builds(
+        ast.Proc, st.sampled_from(["proc", "phase", "step"]), NAMES, params, blocks, CITES
+    ),
+    ast.Setup: st.builds(ast.Setup, blocks, CITES),
+    ast.Round: st.builds(ast.Round, INTS, blocks, CITES),
+    ast.Score: st.builds(ast.Score, NAMES, exprs, CITES),
+    ast.Invariant: st.builds(ast.Invariant, NAMES, exprs, CITES),
+    ast.Note: st.builds(
         ast.Note,
         st.sampled_from(["interpretation", "deviation", "contradiction"]),
         NAMES,
@@ -194,32 +242,27 @@ declarations = st.one_of(
         CITES,
         also=st.lists(CITES.filter(lambda c: c is not None), max_size=2).map(tuple),
     ).filter(lambda n: n.cite is not None or not n.also),
-)
+}
+declarations = st.one_of(*DECLARATION_STRATEGIES.values())
 
-overlays = st.one_of(
-    st.builds(ast.SetParam, NAMES, exprs, CITES),
-    st.builds(ast.Replace, declarations),
-    st.builds(ast.AddDecl, declarations),
-    st.builds(ast.AddRow, NAMES, rows),
-    st.builds(ast.RemoveDecl, NAMES),
-    st.builds(ast.RemoveRow, NAMES, NAMES),
-)
+OVERLAY_STRATEGIES = {
+    ast.SetParam: st.builds(ast.SetParam, NAMES, exprs, CITES),
+    ast.Replace: st.builds(ast.Replace, declarations),
+    ast.AddDecl: st.builds(ast.AddDecl, declarations),
+    ast.AddRow: st.builds(ast.AddRow, NAMES, rows),
+    ast.RemoveDecl: st.builds(ast.RemoveDecl, NAMES),
+    ast.RemoveRow: st.builds(ast.RemoveRow, NAMES, NAMES),
+}
+overlays = st.one_of(*OVERLAY_STRATEGIES.values())
 
-
-@settings(max_examples=300, deadline=None)
-@given(name=TEXT, cite=CITES, items=st.lists(declarations, max_size=4))
-def test_ruleset_round_trip(name, cite, items):
-    tree = ast.File("ruleset", name, None, cite, tuple(items))
-    assert parse(format_file(tree)) == tree
-
-
-@settings(max_examples=200, deadline=None)
-@given(name=TEXT, base=TEXT, items=st.lists(overlays | declarations, max_size=4))
-def test_variant_round_trip(name, base, items):
-    tree = ast.File("variant", name, base, None, tuple(items))
-    assert parse(format_file(tree)) == tree
-
-
+SCENARIO_STEP_STRATEGIES = {
+    ast.ScenarioChoices: st.builds(
+        ast.ScenarioChoices, st.lists(exprs, min_size=1, max_size=3).map(tuple)
+    ),
+    ast.ScenarioExpect: st.builds(
+        ast.ScenarioExpect, st.sampled_from(ast.EXPECT_KINDS), exprs, st.none() | TEXT
+    ),
+}
 scenarios = st.builds(
     ast.Scenario,
     TEXT,
@@ -229,25 +272,125 @@ scenarios = st.builds(
     st.none() | blocks,
     st.none() | st.builds(ast.CallStmt, NAMES, st.lists(exprs, max_size=2).map(tuple), st.none()),
     st.lists(st.integers(1, 20), max_size=4).map(tuple),
-    st.lists(
-        st.builds(ast.ScenarioChoices, st.lists(exprs, min_size=1, max_size=3).map(tuple))
-        | st.builds(ast.ScenarioExpect, st.sampled_from(ast.EXPECT_KINDS), exprs, st.none() | TEXT),
-        max_size=4,
-    ).map(tuple),
+    st.lists(st.one_of(*SCENARIO_STEP_STRATEGIES.values()), max_size=4).map(tuple),
     st.sets(st.sampled_from(ast.STRICT_PARTS)).map(
         lambda parts: tuple(p for p in ast.STRICT_PARTS if p in parts)
     ),
 )
+ruleset_files = st.builds(
+    lambda name, cite, items: ast.File("ruleset", name, None, cite, tuple(items)),
+    TEXT,
+    CITES,
+    st.lists(declarations, max_size=4),
+)
+variant_files = st.builds(
+    lambda name, base, items: ast.File("variant", name, base, None, tuple(items)),
+    TEXT,
+    TEXT,
+    st.lists(overlays | declarations, max_size=4),
+)
+scenario_files = st.builds(
+    lambda name, items, imports: ast.File(
+        "scenarios", name, None, None, tuple(imports), tuple(items)
+    ),
+    TEXT,
+    st.lists(scenarios, min_size=1, max_size=3),
+    st.lists(DECLARATION_STRATEGIES[ast.Import], max_size=2),
+)
+
+# the parts of constructs, and whole scenarios and files
+PART_STRATEGIES = {
+    ast.CompFor: EXPRESSION_PART_STRATEGIES[ast.CompFor](exprs),
+    ast.KwArg: EXPRESSION_PART_STRATEGIES[ast.KwArg](exprs),
+    ast.Target: targets,
+    ast.Block: blocks,
+    ast.Field: fields,
+    ast.Row: rows,
+    ast.MapNode: map_nodes,
+    ast.MapEdge: map_edges,
+    ast.ParamDecl: st.builds(ast.ParamDecl, NAMES, types),
+    ast.Scenario: scenarios,
+    ast.File: ruleset_files | variant_files | scenario_files,
+}
+
+# every node class -> a strategy for it (tests/test_passes.py: none may be missing)
+STRATEGIES = {
+    **{c: make(types) for c, make in TYPE_STRATEGIES.items()},
+    **KEY_STRATEGIES,
+    **{c: make(exprs) for c, make in EXPRESSION_STRATEGIES.items()},
+    **{c: make(blocks) for c, make in STATEMENT_STRATEGIES.items()},
+    **DECLARATION_STRATEGIES,
+    **OVERLAY_STRATEGIES,
+    **SCENARIO_STEP_STRATEGIES,
+    **PART_STRATEGIES,
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(tree=ruleset_files)
+def test_ruleset_round_trip(tree):
+    assert parse(format_file(tree)) == tree
+
+
+@settings(max_examples=200, deadline=None)
+@given(tree=variant_files)
+def test_variant_round_trip(tree):
+    assert parse(format_file(tree)) == tree
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    name=TEXT,
-    items=st.lists(scenarios, min_size=1, max_size=3),
-    imports=st.lists(st.builds(ast.Import, TEXT), max_size=2),
-)
-def test_scenario_file_round_trip(name, items, imports):
-    tree = ast.File("scenarios", name, None, None, tuple(imports), tuple(items))
+@given(tree=scenario_files)
+def test_scenario_file_round_trip(tree):
+    assert parse(format_file(tree)) == tree
+
+
+# a node -> the smallest node of the kind that holds it, up to a file; the categories of
+# dsl.ast give every class of theirs a place, each part names its own
+_AROUND = {
+    **{c: lambda n: ast.Param("a", ast.TypeName("int"), n, None) for c in ast.EXPRESSIONS},
+    **{c: lambda n: ast.Param("a", n, ast.IntLit(0), None) for c in ast.TYPES},
+    **{
+        c: lambda n: ast.Var("v", (n,), ast.TypeName("int"), ast.IntLit(0), "public", None)
+        for c in ast.KEYS
+    },
+    **{c: lambda n: ast.Block((n,)) for c in ast.STATEMENTS},
+    **{c: lambda n: ast.File("ruleset", "r", None, None, (n,)) for c in ast.DECLARATIONS},
+    **{c: lambda n: ast.File("variant", "v", "b", None, (n,)) for c in ast.OVERLAYS},
+    **{
+        c: lambda n: ast.Scenario("s", None, None, None, None, None, (), (n,))
+        for c in ast.SCENARIO_STEPS
+    },
+    ast.CompFor: lambda n: ast.Comprehension(ast.IntLit(0), (n,), None),
+    ast.KwArg: lambda n: ast.CallExpr("f", (n,)),
+    ast.Target: ast.Shuffle,
+    ast.Block: lambda n: ast.Proc("proc", "p", (), n, None),
+    ast.Field: lambda n: ast.Record("record", "r", (n,), None),
+    ast.Row: lambda n: ast.Table("t", "r", None, (n,), None),
+    ast.MapNode: lambda n: ast.Map("m", (n,), None),
+    ast.MapEdge: lambda n: ast.Map("m", (n,), None),
+    ast.ParamDecl: lambda n: ast.Fn("f", (n,), None, ast.IntLit(0), None),
+    ast.Scenario: lambda n: ast.File("scenarios", "s", None, None, (), (n,)),
+}
+
+
+def in_a_file(node) -> ast.File:
+    """The smallest file that holds `node` where the grammar allows it."""
+    while not isinstance(node, ast.File):
+        around = _AROUND.get(type(node))
+        assert around is not None, f"no place for {type(node).__name__} in _AROUND"
+        node = around(node)
+    return node
+
+
+@pytest.mark.parametrize("cls", ast.NODE_CLASSES, ids=lambda c: c.__name__)
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_each_class_round_trips(cls, data):
+    """Each class's own strategy, in the smallest file that can hold its examples."""
+    assert cls in STRATEGIES, f"no strategy for {cls.__name__}"
+    node = data.draw(STRATEGIES[cls])
+    assert type(node) is cls
+    tree = in_a_file(node)
     assert parse(format_file(tree)) == tree
 
 
