@@ -5,11 +5,16 @@ fails here until each pass has been taught it."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import typing
+from pathlib import Path
 
 import attrs
 import pytest
 
+import dsl
+import interpreter
 from dsl import ast, fmt
 from dsl.check.data import _Constant
 from dsl.check.flow import _Loops
@@ -32,6 +37,7 @@ def _classes_in_ast_module() -> set[type]:
     }
 
 
+ROOT = Path(__file__).resolve().parent.parent
 ALL = frozenset(_classes_in_ast_module())
 CATEGORIES = {
     "types": ast.TYPES,
@@ -144,6 +150,42 @@ def test_the_whole_tree_passes_handle_every_class(name):
 
 def test_the_round_trip_strategies_cover_every_class():
     assert _names(ALL - set(STRATEGIES)) == []
+
+
+def _every_visitor() -> list[type[Visitor]]:
+    """Every Visitor class of dsl/ and interpreter/ (all their modules imported)."""
+    for package in (dsl, interpreter):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(module.name)
+    found, todo = [], [Visitor]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            todo.append(sub)
+            if sub.__module__.startswith(("dsl.", "interpreter.")):
+                found.append(sub)
+    return found
+
+
+def test_every_visitor_in_the_code_handles_its_whole_domain():
+    visitors = _every_visitor()
+    assert set(v for vs in PASSES.values() for v in vs) <= set(visitors)
+    missing = {
+        f"{v.__module__}.{v.__qualname__}": _names(set(v.domain) - v.handled())
+        for v in visitors
+        if not issubclass(v, Transformer)  # a Transformer rebuilds what it does not handle
+    }
+    assert {name: classes for name, classes in missing.items() if classes} == {}
+
+
+# ------------------------------------------------------------------ the architecture page
+def test_the_module_map_names_every_module():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    modules = sorted(
+        path.relative_to(ROOT).as_posix()
+        for package in ("dsl", "interpreter")
+        for path in (ROOT / package).rglob("*.py")
+    )
+    assert [m for m in modules if m not in page] == []
 
 
 # ------------------------------------------------------------------ failing loudly
