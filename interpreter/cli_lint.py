@@ -115,7 +115,7 @@ def setup_findings(program) -> list[Diagnostic]:
             for _ in range(2000):  # a setup asks a bounded number of questions
                 if broken or state.pending is None or state.rounds > 0:
                     break
-                state.apply(agent.choice(state.pending[1]))
+                state.apply(agent.choice(state.legal()))
                 broken = state.check_invariants()
         except KnapperError:
             continue  # a setup that fails is a runtime finding of --simulate, not this check

@@ -94,7 +94,8 @@ def explain(state: State, option: str | None = None) -> Explanation:
     """Explain the pending decision of `state`, and with `option` (JSON, or the text
     `knapper play` shows) whether that option is legal. K850 if the game is over."""
     game = state.game
-    if state.pending is None:
+    pending = state.waiting()
+    if pending is None:
         raise KnapperError(
             diag(
                 "K850",
@@ -103,8 +104,8 @@ def explain(state: State, option: str | None = None) -> Explanation:
                 hint="save the game with `s FILE` in `knapper play` while a decision is pending",
             )
         )
-    player, options, index, _slot = state.pending
-    site = game.sites[index]
+    player, options = pending.who, pending.options
+    site = game.sites[pending.site]
     sources = getattr(game.program, "sources", {}) or {}
     frames = stack_of(state)
     stack = tuple({**f, "line": _line_at(f["at"], sources)} for f in frames)
@@ -122,7 +123,7 @@ def explain(state: State, option: str | None = None) -> Explanation:
                 expr = found_let.value
         uses = _functions(expr, game.program, sources)
     shown = tuple(game.describe(o) for o in options)
-    found = dict(
+    found: dict[str, Any] = dict(
         ruleset=game.name,
         player=player,
         decision=state.decisions + 1,

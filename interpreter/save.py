@@ -1,14 +1,19 @@
 """Versioned JSON save files for states, through cattrs and orjson.
 
-    {"schema_version": 1, "ruleset": "pig", "fingerprint": "...", "state": {...}}
+    {"schema_version": 2, "ruleset": "pig", "fingerprint": "...", "layout": "...",
+     "state": {...}}
 
-The fingerprint ties a save to the exact ruleset text it was made with, because the engine's
-position (procedure, instruction) is only meaningful for that text. Every problem with a file
-is a `SaveFileError` with a code and the place in the file, never a traceback.
+The engine's position (procedure, instruction, locals) is only meaningful for the exact code
+it was compiled to. The fingerprint ties a save to the ruleset text it was made with, and the
+layout to how that text was compiled (`layout`: the code version, every procedure's
+instructions and their spans, its locals and the `choose` sites), so a newer compiler never
+resumes an old save at the wrong place. Every problem with a file is a `SaveFileError` with a
+code and the place in the file, never a traceback.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import attrs
@@ -17,9 +22,9 @@ import orjson
 
 from dsl.errors import SaveFileError, Span, diag
 from interpreter.game import Game
-from interpreter.state import State
+from interpreter.state import CODE_VERSION, LOCALS, OPTIONS, PC, PROC, SITE, SLOT, WHO, State
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 @attrs.frozen
@@ -40,6 +45,7 @@ class Envelope:
     schema_version: int
     ruleset: str
     fingerprint: str
+    layout: str
     state: SavedState
 
 
@@ -61,19 +67,43 @@ for _kind in (int, str, bool):
     _converter.register_structure_hook(_kind, _strict(_kind))
 
 
+def layout(game: Game) -> str:
+    """A hash of what a saved position refers to in `game`'s compiled code: the code version,
+    and per procedure its name, kind, locals and instructions (how many, their spans and the
+    statements each runs), and every `choose` site's procedure and span. File names are left
+    out: the fingerprint covers the text."""
+    parts: list[Any] = [CODE_VERSION]
+    for info, code in zip(game.procs, game.code):
+        parts.append((info.name, info.kind, info.nlocals, info.local_names, len(code)))
+        parts.append([_where(span) for span in info.spans])
+        parts.append([(b.first, b.count) for b in getattr(info, "blocks", ())])
+    parts.append([(site.proc, _where(site.span)) for site in game.sites])
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def _where(span: Span) -> tuple[int, int, int, int]:
+    return (span.line, span.col, span.end_line, span.end_col)
+
+
 def to_data(state: State) -> dict:
+    pending = state.pending
     saved = SavedState(
         players=state.n,
         vars={spec.name: state.g[spec.slot] for spec in state.game.vars},
-        stack=[list(frame) for frame in state.stack],
+        stack=[[frame[PROC], frame[PC], frame[LOCALS]] for frame in state.stack],
         rng=f"{state.rng:016x}",
         script=list(state.script),
-        pending=list(state.pending) if state.pending is not None else None,
+        pending=(
+            None
+            if pending is None
+            else [pending[WHO], pending[OPTIONS], pending[SITE], pending[SLOT]]
+        ),
         winners=state.winners,
         decisions=state.decisions,
         rounds=state.rounds,
     )
-    envelope = Envelope(SCHEMA_VERSION, state.game.name, state.game.fingerprint, saved)
+    game = state.game
+    envelope = Envelope(SCHEMA_VERSION, game.name, game.fingerprint, layout(game), saved)
     return _converter.unstructure(envelope)
 
 
@@ -118,6 +148,16 @@ def load_state(data: bytes | str, game: Game | None = None, path: str = "<save>"
             "fingerprint",
             path,
             hint="load it with the ruleset version it was saved with",
+        )
+    if env.layout != layout(game):
+        raise SaveFileError(
+            diag(
+                "K702",
+                "this game was saved by a Knapper that compiled the ruleset differently, so "
+                "its position (procedure, instruction) cannot be resumed here (at layout)",
+                Span(path, 0, 0, 0, 0),
+                hint="continue it with the Knapper version that saved it",
+            )
         )
     return _rebuild(env.state, game, path)
 
@@ -172,31 +212,28 @@ def _rebuild(saved: SavedState, game: Game, path: str) -> State:
         ):
             raise _fail("a frame is [procedure, position, locals]", where, path)
         proc, pc, local = frame
+        # a waiting frame resumes after the call or `choose` that stopped it
         if (
-            not 0 <= proc < len(game.procs)
-            or not 0 <= pc <= len(game.code[proc])
+            type(proc) is not int
+            or not 0 <= proc < len(game.procs)
+            or type(pc) is not int
+            or not 0 < pc < len(game.code[proc])
             or len(local) != game.procs[proc].nlocals
         ):
             raise _fail("the frame does not fit the ruleset's code", where, path)
-    state.stack = [list(f) for f in saved.stack]
+    state.stack = [[f[PROC], f[PC], f[LOCALS]] for f in saved.stack]
     state.script = list(saved.script)
     if saved.pending is not None:
         if len(saved.pending) != 4 or not state.stack:
             raise _fail(
                 "a pending decision is [player, options, site, slot]", "state.pending", path
             )
+        problem = _pending_problem(saved.pending, saved.players, game, state.stack[-1])
+        if problem is not None:
+            raise _fail(
+                f"the pending decision does not fit the ruleset: {problem}", "state.pending", path
+            )
         who, options, site, slot = saved.pending
-        if not (
-            isinstance(who, int)
-            and 0 <= who < saved.players
-            and isinstance(options, list)
-            and options
-            and isinstance(site, int)
-            and 0 <= site < len(game.sites)
-            and isinstance(slot, int)
-            and 0 <= slot < len(state.stack[-1][2])
-        ):
-            raise _fail("the pending decision does not fit the ruleset", "state.pending", path)
         state.pending = (who, options, site, slot)
     state.winners = saved.winners
     state.decisions = saved.decisions
@@ -204,3 +241,20 @@ def _rebuild(saved: SavedState, game: Game, path: str) -> State:
     if state.pending is None and state.winners is None:
         raise _fail("the game is neither waiting for a decision nor over", "state", path)
     return state
+
+
+def _pending_problem(pending: list, players: int, game: Game, top: list) -> str | None:
+    """What is wrong with a saved pending decision `[player, options, site, slot]` waiting in
+    the frame `top`, or None. (`type(x) is int`: JSON `true` is not a player.)"""
+    who, options, site, slot = pending
+    if type(who) is not int or not 0 <= who < players:
+        return f"the player {who!r} is not one of the {players} players (0 to {players - 1})"
+    if not isinstance(options, list) or not options:
+        return "the options are not a non-empty list"
+    if type(site) is not int or not 0 <= site < len(game.sites):
+        return f"{site!r} is not one of the ruleset's {len(game.sites)} `choose` sites"
+    if game.sites[site].proc != game.procs[top[PROC]].name:
+        return f"`choose` site {site} is not in the procedure of the innermost frame"
+    if type(slot) is not int or not 0 <= slot < len(top[LOCALS]):
+        return f"{slot!r} is not a local of the waiting frame (0 to {len(top[LOCALS]) - 1})"
+    return None

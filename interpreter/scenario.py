@@ -289,11 +289,10 @@ class _Runner:
         return _cut(_literal(value))
 
     def at(self) -> str:
-        pending = self.state.pending
+        pending = self.state.waiting()
         if pending is None:
             return "no decision is pending"
-        who, _options, site, _slot = pending
-        return f"P{who + 1}'s decision {self.game.sites[site].prompt!r}"
+        return f"P{pending.who + 1}'s decision {self.game.sites[pending.site].prompt!r}"
 
     # ------------------------------------------------------------------ the steps
     def play(self, step_fns: list) -> None:
@@ -323,20 +322,19 @@ class _Runner:
 
     def settle(self) -> None:
         """Take the decisions the engine would take itself: a `choose` with one option."""
-        while not self.strict_choices and (pending := self.state.pending) is not None:
-            _who, options, site, _slot = pending
-            if len(options) != 1 or self.game.sites[site].always:
+        while not self.strict_choices and (pending := self.state.waiting()) is not None:
+            if len(pending.options) != 1 or self.game.sites[pending.site].always:
                 return
-            self.forced.append(f"{self.at()}: {self.shown(options[0])}")
-            self.apply(options[0])
+            self.forced.append(f"{self.at()}: {self.shown(pending.options[0])}")
+            self.apply(pending.options[0])
 
     def apply(self, option: Any) -> None:
         """Apply a legal option. A forced decision (one the engine would take itself) does
         not count towards the ruleset's `bound`, as in a game."""
         state = self.state
-        assert state.pending is not None  # callers apply only at a pending decision
-        _who, options, site, _slot = state.pending
-        if len(options) == 1 and not self.game.sites[site].always:
+        pending = state.waiting()
+        assert pending is not None  # callers apply only at a pending decision
+        if len(pending.options) == 1 and not self.game.sites[pending.site].always:
             state.bound += 1
         state.apply(option)
         self.sync()
@@ -350,8 +348,8 @@ class _Runner:
             )
             raise _Stop
         option = self.value(name)
-        if option not in state.pending[1]:
-            options = ", ".join(self.shown(o) for o in state.pending[1])
+        if option not in state.legal():
+            options = ", ".join(self.shown(o) for o in state.legal())
             self.problems.append(
                 f"scripted choice {self.shown(option)!r} (line {value.span.line}) is not legal "
                 f"at {self.at()}; options: {options}"
@@ -373,14 +371,14 @@ class _Runner:
             if not value:
                 self.problems.append(f"expected {what} (line {line})" + self.explain(parts))
             return
-        pending = self.state.pending
+        pending = self.state.waiting()
         if pending is None:
             self.problems.append(
                 f"expect {step.kind} {expr_text(step.value)} (line {line}): no decision is "
                 "pending" + (" (the game is over)" if self.state.is_over() else "")
             )
             return
-        options = pending[1]
+        options = pending.options
         if step.kind == "rejected":
             self.reject(value, what, line)
         elif (value in options) != (step.kind == "offered"):
@@ -487,10 +485,10 @@ def _literal(value: Any) -> str:
 
 
 def before_at(state: State, game: Game) -> str:
-    pending = state.pending
+    pending = state.waiting()
     if pending is None:
         return "no decision"
-    return f"P{pending[0] + 1}'s decision {game.sites[pending[2]].prompt!r}"
+    return f"P{pending.who + 1}'s decision {game.sites[pending.site].prompt!r}"
 
 
 def _same(a: State, b: State) -> bool:

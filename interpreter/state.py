@@ -4,6 +4,17 @@ A `State` is plain data: the variables (`g`), the engine's stack of frames (proc
 position, locals), the RNG's one-int state, scripted dice, the pending decision and the result.
 The framework's bookkeeping (stack, rng, counters) stays apart from the game's own data (`g`).
 `run` executes compiled instructions until a decision is needed or the game ends.
+
+The contract between generated code and this engine (docs/api.md, "The engine's contract"):
+
+- An instruction is a function `(state, locals) -> next`: a position in its procedure, or
+  CALL (it pushed a frame), RET, SUSPEND (it set `state.pending`) or END.
+- A frame is a list `[proc, pc, locals]`, read through PROC, PC and LOCALS; a pending
+  decision is a tuple `(who, options, site, slot)`, read through WHO, OPTIONS, SITE and SLOT.
+  Both stay plain lists and tuples, built by generated code, because a record built at every
+  decision or call costs 6-26% of a playout (bench/playouts.py, measured for issue 11);
+  everything outside the hot path reads them as the typed `Pending` and `Frame`.
+- After CALL or SUSPEND the engine resumes the frame at `pc + 1`.
 """
 
 from __future__ import annotations
@@ -21,10 +32,23 @@ from dsl.errors import (
     diag,
     did_you_mean,
 )
-from interpreter.failure import explain, failure
+from interpreter.failure import _RULES, explain, failure
 from interpreter.game import Game
 
 CALL, RET, SUSPEND, END = -1, -2, -3, -4
+
+# The fields of a frame `[proc, pc, locals]` in `state.stack`: the procedure's index in
+# `game.code`, the position to run next in it, and its local values.
+PROC, PC, LOCALS = 0, 1, 2
+# The fields of `state.pending`, a tuple `(who, options, site, slot)`: the deciding player's
+# index, the legal options in order, the `choose` that asks (an index into `game.sites`) and
+# the local of the waiting frame that receives the answer.
+WHO, OPTIONS, SITE, SLOT = 0, 1, 2, 3
+
+# The version of what a saved position means: bump it whenever the compiler or this engine
+# changes how a procedure's statements map to positions, or where a frame resumes, without
+# changing the layout that `interpreter.save` hashes (instruction counts, spans, locals).
+CODE_VERSION = 1
 
 
 @attrs.frozen
@@ -34,6 +58,31 @@ class Decision:
     prompt: str
     cite: str | None
     site: int
+
+
+@attrs.frozen
+class Pending:
+    """The decision a state waits for, as the engine holds it: who decides, the legal options
+    (this record's own copy: never a list the state holds), the `choose` that asks (`site`,
+    an index into `game.sites`) and the local slot of the waiting frame that receives the
+    answer. `reoffer`: the decision may be offered again once answered (reaction windows,
+    standing options); no construct makes one yet, so it is always False and not saved."""
+
+    who: int
+    options: tuple[Any, ...]
+    site: int
+    slot: int
+    reoffer: bool = False
+
+
+@attrs.frozen
+class Frame:
+    """A frame of the engine's stack, as a copy: the procedure (an index into `game.procs`),
+    the position to run next in it, and its locals (copied)."""
+
+    proc: int
+    pc: int
+    locals: tuple[Any, ...]
 
 
 class RulesetFault(Exception):
@@ -67,10 +116,10 @@ class State:
         self.n = n
         self.players = list(range(n))
         self.g: list[Any] = []
-        self.stack: list[list] = []
+        self.stack: list[list] = []  # frames [proc, pc, locals]: see PROC, PC, LOCALS
         self.rng = rng
         self.script: list[int] = []
-        self.pending: tuple | None = None
+        self.pending: tuple | None = None  # (who, options, site, slot): see WHO, ...
         self.winners: list[int] | None = None
         self.decisions = 0
         self.rounds = 0
@@ -81,20 +130,35 @@ class State:
     def decision(self) -> Decision | None:
         if self.pending is None:
             return None
-        player, options, site, _slot = self.pending
-        info = self.game.sites[site]
-        return Decision(player, tuple(options), info.prompt, info.cite, site)
+        pending = self.pending
+        info = self.game.sites[pending[SITE]]
+        return Decision(
+            pending[WHO], tuple(pending[OPTIONS]), info.prompt, info.cite, pending[SITE]
+        )
 
     def legal(self) -> list:
-        return self.pending[1] if self.pending is not None else []
+        """The pending options: a copy, so changing it changes nothing in the game."""
+        return _deep(self.pending[OPTIONS]) if self.pending is not None else []
+
+    def waiting(self) -> Pending | None:
+        """The pending decision as a typed record (a copy), or None when nothing is pending."""
+        pending = self.pending
+        if pending is None:
+            return None
+        return Pending(pending[WHO], tuple(_deep(pending[OPTIONS])), pending[SITE], pending[SLOT])
+
+    def frames(self) -> tuple[Frame, ...]:
+        """The engine's stack as typed records (copies), outermost first."""
+        return tuple(Frame(f[PROC], f[PC], tuple(_deep(f[LOCALS]))) for f in self.stack)
 
     def apply(self, option: Any) -> None:
         """Apply a legal option and run until the next decision; refuse anything else.
 
         A refused option (or one past the declared bound) raises before anything changes."""
         pending = self.pending
+        # the hot path of every playout: keep it short (1 = OPTIONS, 0 = WHO, 2 = SITE,
+        # 3 = SLOT: literal indices, because reading a module constant costs a lookup)
         if pending is not None and option in pending[1] and self.decisions < self.bound:
-            # the hot path of every playout: keep it short
             if option.__class__ is list:
                 option = option[:]
             self.pending = None
@@ -111,15 +175,15 @@ class State:
             return IllegalMove(
                 diag("K501", "the game is over; no decision is pending", self._here())
             )
-        if option not in pending[1]:
-            shown = ", ".join(self.game.describe(o) for o in pending[1][:10])
+        if option not in pending[OPTIONS]:
+            shown = ", ".join(self.game.describe(o) for o in pending[OPTIONS][:10])
             return IllegalMove(
                 diag(
                     "K502",
                     f"{self.game.describe(option)!r} is not one of the options",
                     self._here(),
                     hint=f"the options are: {shown}",
-                    cite=self.game.sites[pending[2]].cite,
+                    cite=self.game.sites[pending[SITE]].cite,
                 )
             )
         return RulesetRuntimeError(
@@ -148,15 +212,23 @@ class State:
         }
 
     def clone(self) -> State:
+        """An independent copy: nothing the original does later changes it, nor the reverse.
+        The pending options are copied too (they can be a list the original's variables
+        hold, which its next move changes)."""
         other = State.__new__(State)
         other.game = self.game
         other.n = self.n
         other.players = self.players
         other.g = _deep(self.g)
-        other.stack = [[f[0], f[1], _deep(f[2])] for f in self.stack]
+        other.stack = [[f[PROC], f[PC], _deep(f[LOCALS])] for f in self.stack]
         other.rng = self.rng
         other.script = list(self.script)
-        other.pending = self.pending
+        pending = self.pending
+        other.pending = (
+            None
+            if pending is None
+            else (pending[WHO], _deep(pending[OPTIONS]), pending[SITE], pending[SLOT])
+        )
         other.winners = None if self.winners is None else list(self.winners)
         other.decisions = self.decisions
         other.rounds = self.rounds
@@ -186,12 +258,13 @@ class State:
             else:
                 view[spec.name] = [_masked(v) for v in value] if spec.domains else _masked(value)
         decision = None
-        if self.pending is not None:
-            who, options, site, _ = self.pending
+        pending = self.pending
+        if pending is not None:
+            who = pending[WHO]
             decision = {
                 "player": who,
-                "prompt": self.game.sites[site].prompt,
-                "options": _deep(options) if who == player else None,
+                "prompt": self.game.sites[pending[SITE]].prompt,
+                "options": _deep(pending[OPTIONS]) if who == player else None,
             }
         return {
             "ruleset": self.game.name,
@@ -249,7 +322,8 @@ class State:
 
     def _here(self):
         if self.stack:
-            proc, pc, _ = self.stack[-1]
+            frame = self.stack[-1]
+            proc, pc = frame[PROC], frame[PC]
             spans = self.game.procs[proc].spans
             return spans[max(0, min(pc - 1, len(spans) - 1))]
         return self.game.procs[self.game.main].span
@@ -285,6 +359,8 @@ def start(
         except RulesetFault as fault:
             raise RulesetRuntimeError(diag(fault.code, fault.message, spec.span)) from None
         except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError) as err:
+            if not _raised_by_rules(err):
+                raise
             message = f"the initial value of {spec.name!r} failed: {_explain(err)}"
             raise RulesetRuntimeError(diag("K401", message, spec.span)) from None
     state.stack = [[game.main, 0, [None] * game.procs[game.main].nlocals]]
@@ -298,7 +374,10 @@ def start(
 def run(state: State, slot: int = -1, option: Any = None) -> None:
     """Execute instructions until a decision is pending or the game is over.
 
-    `slot` and `option`: the decision just taken, stored in the waiting frame's locals."""
+    `slot` and `option`: the decision just taken, stored in the waiting frame's locals.
+    A frame is read with literal indices (0 = PROC, 1 = PC, 2 = LOCALS): this is the hot loop.
+    An error of the ruleset's own code becomes a `RulesetRuntimeError` at the statement that
+    failed; any other exception is the engine's and propagates unchanged."""
     stack = state.stack
     code_of = state.game.code
     fr = stack[-1]
@@ -336,12 +415,34 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
         span = _failing_statement(state, fr[0], pc, fault)
         raise RulesetRuntimeError(diag(fault.code, fault.message, span)) from None
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
+        if not _raised_by_rules(err):
+            raise
         fr[1] = pc
         span = _failing_statement(state, fr[0], pc, err)
         why = failure(err, state, span)
         raise RulesetRuntimeError(
             diag("K401", why.message, span, hint=why.hint, notes=why.notes)
         ) from None
+
+
+def _raised_by_rules(err: BaseException) -> bool:
+    """Did the ruleset's own code raise `err`? True when the innermost frame of its traceback
+    is generated code, or a runtime helper (dice, shuffles, list moves, the built-ins' helpers)
+    that generated code called. Anything else is a bug of the engine, not of the ruleset."""
+    # imported here: these modules import this one
+    from dsl import builtins
+    from interpreter import chance, rng, runtime
+
+    helpers = {module.__file__ for module in (builtins, chance, rng, runtime)}
+    files = []
+    tb = err.__traceback__
+    while tb is not None:
+        files.append(tb.tb_frame.f_code.co_filename)
+        tb = tb.tb_next
+    for file in reversed(files):
+        if file not in helpers:
+            return file == _RULES
+    return False
 
 
 def _failing_statement(state: State, proc: int, pc: int, err: Exception):

@@ -22,7 +22,7 @@ import orjson
 from dsl.errors import KnapperError
 from interpreter.chance import ChanceTap
 from interpreter.game import Game
-from interpreter.state import State, run
+from interpreter.state import PC, PROC, State, run
 
 Write = Callable[[bytes], Any]
 
@@ -31,9 +31,9 @@ def stack_of(state: State) -> list[dict[str, Any]]:
     """The procedures the engine stands in, outermost first: each with its kind, citation
     and the statement it is at (the call that led on, or the decision)."""
     frames = []
-    for proc, pc, _locals in state.stack:
-        info = state.game.procs[proc]
-        at = info.spans[max(0, min(pc - 1, len(info.spans) - 1))]
+    for frame in state.stack:
+        info = state.game.procs[frame[PROC]]
+        at = info.spans[max(0, min(frame[PC] - 1, len(info.spans) - 1))]
         frames.append({"proc": info.name, "kind": info.kind, "cite": info.cite, "at": str(at)})
     return frames
 
@@ -50,15 +50,15 @@ def rule_cite(site_cite: str | None, frames: list[dict[str, Any]]) -> str | None
 
 def pending_context(state: State) -> dict[str, Any] | None:
     """What a trace says about the decision now pending (before it is answered)."""
-    if state.pending is None:
+    pending = state.waiting()
+    if pending is None:
         return None
-    player, options, index, _slot = state.pending
-    site = state.game.sites[index]
+    site = state.game.sites[pending.site]
     frames = stack_of(state)
     return {
-        "player": player,
+        "player": pending.who,
         "prompt": site.prompt,
-        "options": len(options),
+        "options": len(pending.options),
         "site": str(site.span),
         "proc": site.proc,
         "cite": rule_cite(site.cite, frames),
