@@ -100,7 +100,13 @@ def list_cmd(as_json: bool) -> None:
     help="Also print the warnings of the rulesets a variant extends (counted in one line "
     "otherwise).",
 )
-def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool) -> None:
+@click.option(
+    "--show-code",
+    metavar="NAME",
+    help="Also print the Python generated for procedure NAME (`all`: every one; `main`: "
+    "setup and the rounds), instruction by instruction.",
+)
+def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool, show_code: str | None) -> None:
     """Check rulesets (bundled names or paths) and report every problem."""
     from dsl.errors import Span, diag
     from dsl.pipeline import load_program
@@ -127,6 +133,10 @@ def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool) -> None:
                 diagnostics, sources = err.diagnostics, {}
         errors = [d for d in diagnostics if d.severity == "error"]
         failed |= bool(errors)
+        code = None
+        if show_code is not None and program is not None and not errors:
+            code = _generated_code(program, show_code)
+            failed |= code is None
         if as_json:
             report.append(
                 {
@@ -134,6 +144,7 @@ def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool) -> None:
                     "ok": not errors,
                     "diagnostics": [d.to_json() for d in diagnostics],
                 }
+                | ({"code": [cli_code.as_json(info) for info in code]} if code else {})
             )
             continue
         from_base = set()
@@ -151,11 +162,23 @@ def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool) -> None:
             seen.add(key)
         if counted:
             click.echo(_base_summary(counted, name), err=True)
+        for info in code or ():
+            click.echo(cli_code.listing(info))
         if not errors:
             click.echo(f"ok: {name}")
     if as_json:
         click.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
     sys.exit(1 if failed else 0)
+
+
+def _generated_code(program, name: str) -> list | None:
+    """The compiled procedures `--show-code NAME` asks for, or None (the error is shown)."""
+    game = cli_code.compile_program(program)
+    try:
+        return cli_code.chosen(game, name)
+    except LookupError as err:
+        click.echo(f"error: {err}", err=True)
+        return None
 
 
 def _base_warnings(program) -> set[tuple | None]:
@@ -498,7 +521,7 @@ if __name__ == "__main__":
 
 
 # Commands that live in modules of their own.
-from interpreter import cli_doc, cli_lint, cli_trace  # noqa: E402
+from interpreter import cli_code, cli_doc, cli_lint, cli_trace  # noqa: E402
 
 for _module in (cli_lint, cli_trace, cli_doc):
     _module.register(main)

@@ -36,6 +36,18 @@ class VarSpec:
 
 
 @attrs.frozen
+class BlockInfo:
+    """One instruction of a procedure as compiled: a block of IR instructions (dsl/ir.py)
+    fused into one generated function. Its index in `ProcInfo.blocks` is the position a
+    frame stores."""
+
+    first: int  # the index of its first IR instruction in the procedure
+    count: int  # how many IR instructions it runs, in order from `first`
+    span: Span  # from its first statement to its last
+    source: str  # the generated Python (`knapper check --show-code`)
+
+
+@attrs.frozen
 class ProcInfo:
     name: str
     kind: str  # proc | phase | step | main
@@ -45,6 +57,7 @@ class ProcInfo:
     spans: tuple[Span, ...]  # one per instruction: the statement that decides where to go next
     local_names: tuple[str, ...]
     line_spans: tuple[tuple[Span, ...], ...] = ()  # per instruction, the span of each code line
+    blocks: tuple[BlockInfo, ...] = ()  # per instruction: the IR it runs and its source
 
 
 @attrs.frozen

@@ -1,0 +1,305 @@
+"""The code generator's instruction IR (dsl/ir.py, lower, link, emit) and `--show-code`.
+
+The differential test plays every ruleset compiled two ways, with straight runs fused into
+blocks (as games run) and with one block per IR instruction, and wants the same games.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import ClassVar
+
+import attrs
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from conftest import ALL_RULESETS, player_counts
+from dsl import ast
+from dsl.check import check_program
+from dsl.compile import Compiler
+from dsl.errors import NO_SPAN, KnapperError, Span
+from dsl.exprs import Exprs
+from dsl.ir import NEXT, Branch, Call, Choose, Instr, Jump, Label, Leave, LoopTest, ProcIR, Step
+from dsl.link import LinkError, link
+from dsl.lower import Lowerer, _Native, _native_ok
+from dsl.pipeline import load_program
+from interpreter import rng
+from interpreter.api import load
+from interpreter.cli import main
+from interpreter.state import run, start
+from interpreter.trace import Recorder
+
+SEEDS = (1, 2, 3, 4)
+
+SMALL = """
+ruleset "ir"
+players 2
+var total: int = 0
+
+proc pick(p: player) {
+  let n = choose p from [1, 2] as "how many"
+  total += n
+}
+
+round max 5 {
+  for p in players {
+    if total < 6 {
+      pick(p)
+    } else {
+      end game winners [p]
+    }
+  }
+}
+"""
+
+
+def compiled(text: str, **options) -> Compiler:
+    program, diagnostics, _ = load_program(text, "<ir>")
+    assert program is not None and not [d for d in diagnostics if d.severity == "error"]
+    compiler = Compiler(program, check_program(program)[0], **options)
+    compiler.compile()
+    return compiler
+
+
+def unfused(name: str):
+    program = load(name).program
+    return Compiler(program, check_program(program)[0], fuse=False).compile()
+
+
+# ---------------------------------------------------------------------- fusion on and off
+def _begin(game, players: int, seed: int):
+    lines: list[bytes] = []
+    state = start(game, players, rng.seed_state(seed), run_now=False)
+    recorder = Recorder(state, seed, lines.append)
+    error = _advance(state, recorder, None)
+    return state, recorder, lines, error
+
+
+def _advance(state, recorder, option) -> str | None:
+    """Apply `option` (None: run the setup); the error that stopped the game, if any."""
+    try:
+        run(state) if option is None else state.apply(option)
+    except KnapperError as err:
+        return str(err)
+    recorder.sync()
+    return None
+
+
+@pytest.mark.parametrize("name", ALL_RULESETS)
+def test_fused_and_unfused_code_play_the_same_games(name):
+    """Same decisions, options, dice, log lines, state and result after every step."""
+    fused, plain = load(name), unfused(name)
+    assert sum(len(c) for c in plain.code) > sum(len(c) for c in fused.code)
+    seen = set()
+    for seed in SEEDS:
+        counts = player_counts(fused)
+        players = counts[seed % len(counts)]
+        a, rec_a, trace_a, error_a = _begin(fused, players, seed)
+        b, rec_b, trace_b, error_b = _begin(plain, players, seed)
+        agent = random.Random(seed)
+        while True:
+            assert error_a == error_b
+            assert trace_a == trace_b
+            assert (a.g, a.rng, a.rounds, a.winners) == (b.g, b.rng, b.rounds, b.winners)
+            decision = a.decision()
+            assert decision == b.decision()
+            if decision is None or error_a is not None:
+                break
+            option = agent.choice(decision.options)
+            error_a, error_b = _advance(a, rec_a, option), _advance(b, rec_b, option)
+        assert a.outcome() == b.outcome()
+        seen |= {orjson.loads(line)["event"] for line in trace_a}
+    assert "decision" in seen
+
+
+# ---------------------------------------------------------------------- lower
+def test_lowering_keeps_jumps_as_data():
+    compiler = compiled(SMALL)
+    main_ir, pick = compiler.procs_ir
+    kinds = [type(i).__name__ for i in main_ir.code]
+    assert kinds == [
+        "Step",  # a new round
+        "Step",  # the loop's list and index
+        "LoopTest",  # entry
+        "Branch",  # total < 6
+        "Call",
+        "Jump",  # to the end of the if
+        "Leave",  # end game
+        "LoopTest",  # after the body
+        "Jump",  # to the next round
+        "Leave",  # no end game
+    ]
+    entry, branch, after = main_ir.code[2], main_ir.code[3], main_ir.code[7]
+    assert isinstance(entry, LoopTest) and isinstance(after, LoopTest)
+    assert entry.again is NEXT and main_ir.labels[after.again] == 3
+    assert main_ir.labels[entry.exit] == main_ir.labels[after.exit] == 8
+    assert isinstance(branch, Branch) and main_ir.labels[branch.orelse] == 6
+    assert isinstance(main_ir.code[4], Call) and main_ir.code[4].proc == 1
+    assert [type(i) for i in pick.code] == [Choose, Step, Leave]
+    assert pick.local_names == ("p", "n")
+
+
+def test_a_loop_without_a_decision_runs_as_python_inside_one_step():
+    text = SMALL.replace("pick(p)", "for q in [1, 2] { total += q }")
+    main_ir = compiled(text).procs_ir[0]
+    assert [type(i) for i in main_ir.code] == [Step, Step, Jump, Leave]
+    lines = [line for line, _ in main_ir.code[1].lines]
+    assert lines[0].startswith("for L[") and lines[1].startswith("    if ")
+
+
+@attrs.frozen
+class _Undeclared(ast.Statement):
+    """A statement class that does not say whether it can suspend."""
+
+    span: Span = NO_SPAN
+
+
+def test_a_statement_that_does_not_say_whether_it_suspends_is_refused():
+    stmt = ast.If(((ast.BoolLit(True), ast.Block((_Undeclared(),))),), None)
+    with pytest.raises(TypeError, match="_Undeclared does not declare whether it can suspend"):
+        _native_ok(stmt)
+
+
+def test_every_statement_class_is_lowered_and_every_expression_translated():
+    assert Lowerer.handled() == set(ast.STATEMENTS)
+    assert _Native.handled() == set(ast.STATEMENTS)
+    assert Exprs.handled() == set(ast.EXPRESSIONS)
+
+
+# ---------------------------------------------------------------------- link
+def _proc(*code: Instr, labels: dict | None = None) -> ProcIR:
+    return ProcIR("p", "proc", None, NO_SPAN, code, labels or {}, ())
+
+
+def _step(text="pass") -> Step:
+    return Step(lines=((text, NO_SPAN),), span=NO_SPAN)
+
+
+def _leave() -> Leave:
+    return Leave(lines=("return -2",), span=NO_SPAN)
+
+
+@attrs.frozen(kw_only=True)
+class _Sneaky(Instr):
+    """A broken instruction kind: it may suspend, yet claims to fall through."""
+
+    falls_through: ClassVar[bool] = True
+    suspends: ClassVar[bool] = True
+
+
+def test_link_fuses_straight_runs_and_threads_jumps():
+    top, end = Label(1), Label(2)
+    proc = _proc(
+        _step(),
+        _step(),
+        Branch(cond="x", orelse=end, span=NO_SPAN),
+        Jump(target=top, span=NO_SPAN),
+        _leave(),
+        labels={top: 0, end: 4},
+    )
+    fused = link(proc)
+    assert fused.blocks == ((0, 1, 2), (3,), (4,))
+    assert fused.next == (0, 2, 3)  # going on into block 1 goes straight to its target
+    assert fused.at == {top: 0, end: 2}
+    plain = link(proc, fuse=False)
+    assert plain.blocks == ((0,), (1,), (2,), (3,), (4,))
+    assert plain.next == (1, 2, 3, 4, 5)
+
+
+def test_link_checks_that_call_and_suspend_end_their_block():
+    proc = _proc(_Sneaky(span=NO_SPAN), _step(), _leave())
+    with pytest.raises(LinkError, match="leaves block 0 before its end"):
+        link(proc)
+    with pytest.raises(LinkError, match="may return CALL or SUSPEND"):
+        link(_proc(_step(), Call(proc=0, args=(), span=NO_SPAN)), fuse=False)
+
+
+def test_link_checks_labels():
+    with pytest.raises(LinkError, match="never placed"):
+        link(_proc(Jump(target=Label(7), span=NO_SPAN), _leave()))
+    with pytest.raises(LinkError, match="past the last instruction"):
+        link(_proc(_leave(), labels={Label(1): 1}))
+    with pytest.raises(LinkError, match="falls through to nothing"):
+        link(_proc(_step()))
+
+
+@pytest.mark.parametrize("name", ["neanderthal", "aurignac", "cro-magnon"])
+def test_every_call_and_decision_ends_its_block(name):
+    program = load(name).program
+    compiler = Compiler(program, check_program(program)[0])
+    game = compiler.compile()
+    for proc, info in zip(compiler.procs_ir, game.procs):
+        linked = link(proc)
+        for pc, block in enumerate(linked.blocks):
+            for i in block[:-1]:
+                assert not proc.code[i].suspends
+            if proc.code[block[-1]].suspends:
+                assert linked.blocks[pc + 1][0] == block[-1] + 1
+        assert tuple((b[0], len(b)) for b in linked.blocks) == tuple(
+            (b.first, b.count) for b in info.blocks
+        )
+
+
+# ---------------------------------------------------------------------- emit
+@pytest.mark.parametrize("name", ["pig", "neanderthal"])
+def test_the_kept_source_is_the_code_that_runs(name):
+    program = load(name).program
+    compiler = Compiler(program, check_program(program)[0])
+    game = compiler.compile()
+    for index, (info, code) in enumerate(zip(game.procs, game.code)):
+        assert len(info.blocks) == len(info.spans) == len(info.line_spans) == len(code)
+        assert sum(b.count for b in info.blocks) == len(compiler.procs_ir[index].code)
+        first = 0
+        for pc, (block, function) in enumerate(zip(info.blocks, code)):
+            assert block.first == first
+            first += block.count
+            assert block.source.startswith(f"def _i{index}_{pc}(st, L):\n")
+            assert len(block.source.splitlines()) == len(info.line_spans[pc]) + 1
+            namespace = dict(compiler.env)
+            exec(compile(block.source, "<rules>", "exec"), namespace)  # noqa: S102
+            assert namespace[f"_i{index}_{pc}"].__code__.co_code == function.__code__.co_code
+
+
+def test_unfused_code_has_a_position_per_instruction():
+    game = compiled(SMALL, fuse=False)
+    fused = compiled(SMALL)
+    assert [len(p.code) for p in game.procs_ir] == [len(p.code) for p in fused.procs_ir]
+    plain_game = unfused("pig")
+    assert all(b.count == 1 for info in plain_game.procs for b in info.blocks)
+
+
+# ---------------------------------------------------------------------- knapper check --show-code
+def cli(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_show_code_prints_each_instruction_with_its_ir_and_span():
+    result = cli("check", "--show-code", "main", "pig")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("# main: main, ")
+    assert "def _i0_0(st, L):\n" in out and out.rstrip().endswith("ok: pig")
+    heads = re.findall(r"^# instruction (\d+): IR (\d+)(?:-(\d+))?, (\S+)$", out, re.M)
+    game = load("pig")
+    assert [int(h[0]) for h in heads] == list(range(len(game.code[0])))
+    assert all(h[3].startswith(game.procs[0].span.file) for h in heads)
+
+
+def test_show_code_all_and_json():
+    result = cli("check", "--json", "--show-code", "all", "cro-magnon")
+    assert result.exit_code == 0, result.output
+    report = orjson.loads(result.stdout)
+    procs = report[0]["code"]
+    game = load("cro-magnon")
+    assert [p["proc"] for p in procs] == [info.name for info in game.procs]
+    block = procs[1]["instructions"][0]
+    assert block["source"] == game.procs[1].blocks[0].source
+    assert block["ir_first"] == 0
+
+
+def test_show_code_of_an_unknown_procedure():
+    result = cli("check", "--show-code", "move_band", "cro-magnon")
+    assert result.exit_code == 1
+    assert "cro-magnon has no procedure named 'move_band'; did you mean" in result.stderr
