@@ -101,35 +101,22 @@ def run_file(path: Path, trace: Write | None = None) -> list[ScenarioResult]:
 # ---------------------------------------------------------------------- compiling
 def _parts(value: ast.Expr) -> list[ast.Expr]:
     """The sub-expressions of an expectation worth showing when it fails, outermost first:
-    operands of operators, calls, indexings and field reads, not literals, and nothing inside
-    a comprehension (whose names are bound there)."""
+    every expression inside it but literals and operators (whose operands are shown), and
+    nothing inside a comprehension (whose names are bound there)."""
     found: list[ast.Expr] = []
 
-    def visit(e, top: bool) -> None:
+    def visit(e: ast.Node, top: bool) -> None:
         if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
             return
         obvious = isinstance(e, ast.CallExpr) and e.name == "player" and all(
             isinstance(a, ast.IntLit) for a in e.args
         )  # `player(1)` is seat 0: showing it would only confuse
-        if not top and not obvious and not isinstance(e, ast.BinOp | ast.UnaryOp):
-            found.append(e)
-        if isinstance(e, ast.BinOp):
-            visit(e.left, False)
-            visit(e.right, False)
-        elif isinstance(e, ast.UnaryOp):
-            visit(e.operand, False)
-        elif isinstance(e, ast.CallExpr):
-            for arg in e.args:
-                visit(arg.value if isinstance(arg, ast.KwArg) else arg, False)
-        elif isinstance(e, ast.IndexGet):
-            visit(e.obj, False)
-            for index in e.indices:
-                visit(index, False)
-        elif isinstance(e, ast.FieldGet):
-            visit(e.obj, False)
-        elif isinstance(e, ast.IfExpr):
-            for sub in (e.cond, e.then, e.other):
-                visit(sub, False)
+        shown = isinstance(e, ast.EXPRESSIONS) and not isinstance(e, ast.BinOp | ast.UnaryOp)
+        if not top and not obvious and shown:
+            found.append(e)  # type: ignore[arg-type]
+        if not isinstance(e, ast.Comprehension):
+            for inner in ast.children_of(e):
+                visit(inner, False)
 
     visit(value, True)
     unique: dict[str, ast.Expr] = {}
