@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from dsl.errors import Span, did_you_mean
+from dsl.fmt import cite as format_cite
 from interpreter.game import Game, ProcInfo
 
 
@@ -42,7 +43,7 @@ def chosen(game: Game, name: str) -> list[ProcInfo]:
 
 def listing(info: ProcInfo) -> str:
     """The generated code of one procedure as text."""
-    cite = f" {info.cite}" if info.cite else ""
+    cite = format_cite(info.cite) if info.cite else ""
     instructions = sum(block.count for block in info.blocks)
     lines = [
         f"# {info.name}: {info.kind}{cite}, {info.span}; {len(info.blocks)} instructions "
