@@ -492,3 +492,158 @@ def test_a_game_neither_over_nor_waiting_is_refused(saved_game):
     with pytest.raises(SaveFileError) as err:
         load_state(_with_pending(data, None), game)
     assert err.value.code == "K701"
+
+
+# ---------------------------------------------------------------- what a player may see
+
+VIEWS = """
+ruleset "views"
+players 2..4
+enum kind { red, blue }
+var score[player]: int = 0
+var secret[player]: list of int = [] visible owner
+var bag: list of int = [] visible hidden
+var sealed: int = 5 visible hidden
+var tally[player, kind]: int = 0 visible owner
+var board[kind]: int = 0
+round max 1 {
+  add 1 to secret[player(1)]
+  add 2 to secret[player(2)]
+  add 3 to bag
+  add 4 to bag
+  score[player(2)] = 7
+  tally[player(2), blue] = 6
+  board[blue] = 8
+  log "dealt", score[player(2)], bag
+  let pick = choose player(2) from [[1], [2, 3]] as "a pick"
+  log "picked", pick
+  end game winners [player(2)]
+}
+"""
+
+
+@pytest.fixture
+def views():
+    return new_game(compile_text(VIEWS, "views.knap"), players=3)
+
+
+def test_an_observation_shows_only_what_the_observer_may_see(views):
+    hidden = {"hidden": True}
+    mine = views.observation(1)
+    assert mine["ruleset"] == "views" and mine["players"] == 3 and mine["you"] == 1
+    assert mine["vars"] == {
+        "score": [0, 7, 0],  # only the seats of this game, though 4 may play
+        "secret": [{"hidden": 1}, [2], {"hidden": 0}],
+        "bag": {"hidden": 2},
+        "sealed": hidden,
+        "tally": [hidden, hidden, 0, 6, hidden, hidden],
+        "board": [0, 8],
+    }
+    assert mine["decision"] == {"player": 1, "prompt": "a pick", "options": [[1], [2, 3]]}
+    assert mine["winners"] is None and mine["rounds"] == 1
+    other = views.observation(0)
+    assert other["vars"]["secret"] == [[1], {"hidden": 1}, {"hidden": 0}]
+    assert other["vars"]["tally"] == [0, 0, hidden, hidden, hidden, hidden]
+    assert other["decision"] == {"player": 1, "prompt": "a pick", "options": None}
+    spectator = views.observation(None)
+    assert spectator["vars"]["secret"] == [{"hidden": 1}, {"hidden": 1}, {"hidden": 0}]
+    assert spectator["decision"]["options"] is None
+
+
+def test_an_observation_is_a_copy(views):
+    seen = views.observation(1)
+    seen["vars"]["score"][1] = 99
+    seen["vars"]["secret"][1].append(99)
+    seen["decision"]["options"][1].append(99)
+    assert views.get("score", 1) == 7 and views.get("secret", 1) == [2]
+    assert views.decision().options == ([1], [2, 3])
+    assert views.observation(1)["vars"]["secret"][1] == [2]
+
+
+def test_legal_get_and_set(views):
+    legal = views.legal()
+    assert legal == [[1], [2, 3]]
+    legal[0].append(9)
+    assert views.legal() == [[1], [2, 3]]
+    assert views.get("tally", 1, "blue") == 6 and views.get("tally", 1, "red") == 0
+    views.set("tally", 2, "red", 4)
+    views.set("sealed", 9)
+    assert views.get("tally", 2, "red") == 4 and views.get("tally", 1, "red") == 0
+    assert views.get("sealed") == 9
+    views.apply([2, 3])
+    assert views.legal() == [] and views.decision() is None
+    assert views.outcome()["winners"] == [1]
+
+
+def test_a_trace_records_decisions_logs_and_the_end(views):
+    views.trace = []
+    views.apply([2, 3])
+    kinds = [entry[0] for entry in views.trace]
+    assert kinds == ["decision", "log", "end"]
+    assert views.trace[0] == ("decision", 1, 0, [2, 3])
+    assert views.trace[1][1:3] == ("picked", [[2, 3]])
+    assert views.trace[2] == ("end", [1])
+
+
+def test_a_log_before_the_trace_was_asked_for_is_not_kept():
+    state = new_game(compile_text(VIEWS, "views.knap"), players=2, run_now=False)
+    state.trace = []
+    from interpreter.state import run
+
+    run(state)
+    assert [entry[0] for entry in state.trace] == ["log"]
+    assert state.trace[0][1:3] == ("dealt", [7, [3, 4]])
+
+
+# ---------------------------------------------------------------- loops and faults
+
+
+@pytest.mark.parametrize("holds_a_decision", [False, True])
+def test_break_leaves_only_the_innermost_loop(holds_a_decision):
+    decide = "      let forced = choose player(1) from [0]\n" if holds_a_decision else ""
+    state = play(
+        "  for i in [1, 2, 3] {\n"
+        "    for j in [10, 20, 30] {\n"
+        f"{decide}"
+        "      if j == 30 { break }\n"
+        "      add i + j to b\n"
+        "    }\n"
+        "    if i == 2 { break }\n"
+        "  }\n"
+        "  while n < 100 max 200 {\n"
+        f"{decide}"
+        "    n += 1\n"
+        "    if n == 3 { break }\n"
+        "  }"
+    )
+    assert state.get("b") == [11, 21, 12, 22]
+    assert state.get("n") == 3
+
+
+@pytest.mark.parametrize("holds_a_decision", [False, True])
+def test_loops_run_their_count_and_stop_at_their_bound(holds_a_decision):
+    decide = "    let forced = choose player(1) from [0]\n" if holds_a_decision else ""
+    state = play(f"  repeat 3 {{\n{decide}    n += 1\n  }}\n  repeat 0 {{ n += 100 }}")
+    assert state.get("n") == 3
+    with pytest.raises(RulesetRuntimeError) as err:
+        play(f"  while true max 4 {{\n{decide}    n += 1\n  }}")
+    assert err.value.code == "K405"
+    assert "core.knap:" in str(err.value)
+    state = play(f"  while n < 4 max 4 {{\n{decide}    n += 1\n  }}")
+    assert state.get("n") == 4
+
+
+def test_a_decision_for_someone_who_is_not_a_player_is_an_error():
+    with pytest.raises(RulesetRuntimeError) as err:
+        play("  let who = players[0]\n  who = none\n  let x = choose who from [1, 2]")
+    assert err.value.code == "K408"
+
+
+def test_winners_must_be_players_of_this_game():
+    with pytest.raises(RulesetRuntimeError) as err:
+        play(
+            "  let w = [player(1), player(2)]\n  if num_players == 2 { w = [player(3)] }\n"
+            "  end game winners w"
+        )
+    assert err.value.code == "K408"
+    assert play("  end game winners [player(3)]", players=3).outcome()["winners"] == [2]
