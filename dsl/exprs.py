@@ -157,9 +157,13 @@ class Exprs(Visitor):
         return f"{helper}({self.container(t, scope)}, {value}, {t.name!r})"
 
     # ------------------------------------------------------------------ expressions
-    # x(e, scope): the Python source of expression `e` (the visit itself: one call fewer
-    # per node, which counts when compiling the larger rulesets)
-    x = Visitor.visit
+    def x(self, e, scope: Scope) -> str:
+        """The Python source of expression `e`: `visit`, without its general arguments (it
+        runs for every node of every expression, which counts in the larger rulesets)."""
+        handler = self._handlers.get(e.__class__)
+        if handler is None:
+            return self.visit(e, scope)  # raises Unhandled
+        return handler(self, e, scope)
 
     @on(ast.IntLit, ast.StrLit, ast.BoolLit)
     def x_literal(self, e, scope):
