@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from interpreter.game import Game
-from interpreter.state import State
+from interpreter.core.game import Game
+from interpreter.core.state import State
 
 AURIGNAC_VARS = frozenset({"role_of", "colour_of", "season", "founded", "progress", "tribe_at"})
 

@@ -1,12 +1,12 @@
 """Benchmark: whole-process time of `knapper check` on every bundled ruleset.
 
-Each run is a fresh `python -m interpreter.cli check NAME...` process, so the figure is
+Each run is a fresh `python -m interpreter.frontends.cli check NAME...` process, so the figure is
 what a user waits for: interpreter startup, imports, building the parser, then parsing,
 resolving and checking every ruleset. For comparison it also times a process that only
-imports the CLI module (`python -c "import interpreter.cli"`) and one that does nothing
+imports the CLI module (`python -c "import interpreter.frontends.cli"`) and one that does nothing
 (`python -c pass`). Medians over several runs, after one untimed warm-up of each.
 
-`knapper check` does not generate code, so the code generator (dsl/compile.py: lower, link,
+`knapper check` does not generate code, so the code generator (dsl/codegen/compile.py: lower, link,
 emit) is timed apart, in this process: the CPU time of compiling every bundled ruleset's
 checked program to a Game, median over the same number of runs.
 
@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.playouts import environment  # noqa: E402
-from dsl.resolve import bundled_names  # noqa: E402
+from dsl.semantics.resolve import bundled_names  # noqa: E402
 
 DEFAULT_RUNS = 9
 
@@ -51,11 +51,11 @@ def time_process(argv: list[str], runs: int) -> list[float]:
 def compile_times(names: list[str], runs: int) -> dict[str, float]:
     """Median CPU seconds of `Compiler(program, symbols).compile()` per ruleset (the checks
     are run once, before timing)."""
-    from dsl.check import check_program
-    from dsl.compile import Compiler
+    from dsl.codegen.compile import Compiler
     from dsl.errors import read_source
     from dsl.pipeline import load_program
-    from dsl.resolve import find_ruleset
+    from dsl.semantics.check import check_program
+    from dsl.semantics.resolve import find_ruleset
 
     checked = []
     for name in names:
@@ -84,8 +84,18 @@ def main(argv: list[str] | None = None) -> int:
 
     names = bundled_names()
     commands = {
-        "knapper check (all bundled)": [sys.executable, "-m", "interpreter.cli", "check", *names],
-        "import interpreter.cli": [sys.executable, "-c", "import interpreter.cli"],
+        "knapper check (all bundled)": [
+            sys.executable,
+            "-m",
+            "interpreter.frontends.cli",
+            "check",
+            *names,
+        ],
+        "import interpreter.frontends.cli": [
+            sys.executable,
+            "-c",
+            "import interpreter.frontends.cli",
+        ],
         "python -c pass": [sys.executable, "-c", "pass"],
     }
     rows = []

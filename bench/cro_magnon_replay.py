@@ -27,9 +27,9 @@ if str(ROOT) not in sys.path:
 
 from bench.reference import cro_magnon  # noqa: E402
 from interpreter.api import load, new_game  # noqa: E402
-from interpreter.chance import ChanceTap  # noqa: E402
-from interpreter.game import Game  # noqa: E402
-from interpreter.state import run  # noqa: E402
+from interpreter.core.chance import ChanceTap  # noqa: E402
+from interpreter.core.game import Game  # noqa: E402
+from interpreter.core.state import run  # noqa: E402
 
 DEFAULT_GAMES = {2: 60, 3: 40, 4: 30, 5: 20, 6: 20}
 

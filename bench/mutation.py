@@ -10,7 +10,7 @@ script never runs in the working checkout: it clones the committed revision into
 folder of its own, makes a virtual environment there, and runs mutmut inside it.
 
     python bench/mutation.py                      # HEAD, the five core files, 2 workers
-    python bench/mutation.py --files interpreter/rng.py --jobs 1
+    python bench/mutation.py --files interpreter/core/rng.py --jobs 1
     python bench/mutation.py --sample 300 --seed 1   # a random subset of the mutants
     python bench/mutation.py --report-only        # the report of the last run again
 
@@ -33,15 +33,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = [
-    "interpreter/state.py",
-    "interpreter/runtime.py",
-    "interpreter/rng.py",
+    "interpreter/core/state.py",
+    "interpreter/core/runtime.py",
+    "interpreter/core/rng.py",
     "interpreter/save.py",
-    "dsl/compile.py",
-    "dsl/lower.py",
-    "dsl/exprs.py",
-    "dsl/link.py",
-    "dsl/emit.py",
+    "dsl/codegen/compile.py",
+    "dsl/codegen/lower.py",
+    "dsl/codegen/exprs.py",
+    "dsl/codegen/link.py",
+    "dsl/codegen/emit.py",
 ]
 # fast tests that speak for the core directly (a few seconds in all); golden playthroughs
 # and whole-ruleset playouts are left out on purpose: they catch changes by accident
@@ -172,7 +172,7 @@ def _report(work: Path) -> str:
     ]
     per_file: dict[str, Counter] = {}
     for name, status in results:
-        module = name.rsplit(".", 1)[0]  # interpreter.state.xǁStateǁapply__mutmut_3
+        module = name.rsplit(".", 1)[0]  # interpreter.core.state.xǁStateǁapply__mutmut_3
         per_file.setdefault(module, Counter())[status] += 1
     for module, c in sorted(per_file.items()):
         lines.append(f"- {module}: {c['killed']}/{sum(c.values())}")

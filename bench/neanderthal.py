@@ -44,7 +44,7 @@ if str(ROOT) not in sys.path:
 
 from bench.playouts import COMPILE_REPEATS, environment, measure_compile  # noqa: E402
 from interpreter.api import load, new_game  # noqa: E402
-from interpreter.game import Game  # noqa: E402
+from interpreter.core.game import Game  # noqa: E402
 
 DEFAULT_ROUNDS = 5
 DEFAULT_TURN_GAMES = 200

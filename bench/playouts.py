@@ -48,7 +48,7 @@ if str(ROOT) not in sys.path:
 from bench.reference import connect_four, cro_magnon, pig, tic_tac_toe  # noqa: E402
 from dsl.pipeline import compile_path  # noqa: E402
 from interpreter.api import load, new_game  # noqa: E402
-from interpreter.game import Game  # noqa: E402
+from interpreter.core.game import Game  # noqa: E402
 
 # Games whose interpreted/hand-written games/s ratio has a stated target.
 TARGETS = {"tic-tac-toe": 0.35, "pig": 0.35}

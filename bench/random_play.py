@@ -51,8 +51,8 @@ from bench import aurignac_report  # noqa: E402
 from bench.playouts import environment, source_digest  # noqa: E402
 from dsl.errors import KnapperError  # noqa: E402
 from interpreter.api import load, new_game  # noqa: E402
-from interpreter.game import Game  # noqa: E402
-from interpreter.state import State  # noqa: E402
+from interpreter.core.game import Game  # noqa: E402
+from interpreter.core.state import State  # noqa: E402
 
 DEFAULT_GAMES = ["neanderthal:3", "neanderthal-2p:2"]
 DEFAULT_N = 1000

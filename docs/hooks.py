@@ -24,10 +24,10 @@ _NOTES = re.compile(r"notes\((interpretation|deviation|contradiction)\)\Z")
 
 @functools.cache
 def _values(ruleset: str, exprs: tuple[str, ...]) -> tuple[str, ...]:
-    from dsl import ast
     from dsl.errors import read_source
     from dsl.pipeline import compile_text, load_program
-    from dsl.resolve import find_ruleset
+    from dsl.semantics.resolve import find_ruleset
+    from dsl.syntax import ast
     from interpreter.api import new_game
 
     path = find_ruleset(ruleset)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dsl.check import check_program
-from dsl.compile import Compiler
+from dsl.codegen.compile import Compiler
 from dsl.errors import CheckProblem, Diagnostic, KnapperError, Span, diag, read_source
-from dsl.resolve import Program, find_ruleset, resolve_text, suggest_ruleset
-from interpreter.game import Game
+from dsl.semantics.check import check_program
+from dsl.semantics.resolve import Program, find_ruleset, resolve_text, suggest_ruleset
+from interpreter.core.game import Game
 
 
 def load_program(text: str, path: str) -> tuple[Program | None, list[Diagnostic], dict[str, str]]:

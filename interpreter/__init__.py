@@ -13,7 +13,7 @@ __all__ = ["load", "new_game"]
 
 
 def __getattr__(name: str):
-    # imported on first use, so `dsl.compile` can import `interpreter.state` without a cycle
+    # imported on first use: `import interpreter.core` must not load the compiler
     if name in __all__:
         from interpreter import api
 

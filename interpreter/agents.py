@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from interpreter.state import Decision, State
+from interpreter.core.state import Decision, State
 
 
 class Agent(Protocol):

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from dsl.errors import KnapperError, Span, diag
 from dsl.pipeline import compile_path
-from dsl.resolve import find_ruleset
-from interpreter import rng
-from interpreter.game import Game
-from interpreter.state import State, start
+from dsl.semantics.resolve import find_ruleset
+from interpreter.core import rng
+from interpreter.core.game import Game
+from interpreter.core.state import State, start
 
 
 def load(name_or_path: str) -> Game:
@@ -55,7 +55,7 @@ def new_game(
     run_now: bool = True,
 ) -> State:
     """A new game, its setup already played; with `run_now=False` the setup waits for
-    `interpreter.state.run(state)`, so a trace can watch it too."""
+    `interpreter.core.state.run(state)`, so a trace can watch it too."""
     n = players if players is not None else game.players[0]
     lo, hi = game.players
     if not lo <= n <= hi:

@@ -23,9 +23,9 @@ import orjson
 from dsl.errors import Diagnostic, IllegalMove, KnapperError, Span, diag
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
+from interpreter.core.game import Game
+from interpreter.core.state import State
 from interpreter.explain import enclosing_cite
-from interpreter.game import Game
-from interpreter.state import State
 from interpreter.trace import replay, rule_cite, stack_of
 
 BOUND_CODES = {"K404", "K405", "K410"}
@@ -261,7 +261,7 @@ def _decisions(k: int) -> str:
 
 def _name(game: Game) -> str:
     """How the command line names the ruleset: its bundled name, else its path."""
-    from dsl.resolve import bundled_names
+    from dsl.semantics.resolve import bundled_names
 
     return game.name if game.name in bundled_names() else str(game.program.path)
 

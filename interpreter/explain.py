@@ -15,9 +15,9 @@ from typing import Any
 import attrs
 import orjson
 
-from dsl import ast
 from dsl.errors import KnapperError, Span, diag
-from interpreter.state import State
+from dsl.syntax import ast
+from interpreter.core.state import State
 from interpreter.trace import rule_cite, stack_of
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from dsl.errors import IllegalMove, Span, diag
-from interpreter.state import State
+from interpreter.core.state import State
 
 FORMAT = "knapper-final/1"
 

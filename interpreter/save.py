@@ -21,8 +21,8 @@ import cattrs
 import orjson
 
 from dsl.errors import SaveFileError, Span, diag
-from interpreter.game import Game
-from interpreter.state import CODE_VERSION, LOCALS, OPTIONS, PC, PROC, SITE, SLOT, WHO, State
+from interpreter.core.game import Game
+from interpreter.core.state import CODE_VERSION, LOCALS, OPTIONS, PC, PROC, SITE, SLOT, WHO, State
 
 SCHEMA_VERSION = 2
 

@@ -32,9 +32,7 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl.check import check_program
-from dsl.compile import Compiler
+from dsl.codegen.compile import Compiler
 from dsl.errors import (
     CheckProblem,
     Diagnostic,
@@ -44,13 +42,15 @@ from dsl.errors import (
     diag,
     read_source,
 )
-from dsl.fmt import expr as expr_text
-from dsl.parse import parse
-from dsl.resolve import Program, find_ruleset, resolve_with_libraries
-from interpreter import rng
-from interpreter.chance import ChanceTap
-from interpreter.game import Game
-from interpreter.state import State, run, start
+from dsl.semantics.check import check_program
+from dsl.semantics.resolve import Program, find_ruleset, resolve_with_libraries
+from dsl.syntax import ast
+from dsl.syntax.fmt import expr as expr_text
+from dsl.syntax.parse import parse
+from interpreter.core import rng
+from interpreter.core.chance import ChanceTap
+from interpreter.core.game import Game
+from interpreter.core.state import State, run, start
 
 # how many parts of a failing expectation are shown, and how long each value may be
 MAX_PARTS = 8
@@ -108,8 +108,10 @@ def _parts(value: ast.Expr) -> list[ast.Expr]:
     def visit(e: ast.Node, top: bool) -> None:
         if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
             return
-        obvious = isinstance(e, ast.CallExpr) and e.name == "player" and all(
-            isinstance(a, ast.IntLit) for a in e.args
+        obvious = (
+            isinstance(e, ast.CallExpr)
+            and e.name == "player"
+            and all(isinstance(a, ast.IntLit) for a in e.args)
         )  # `player(1)` is seat 0: showing it would only confuse
         shown = isinstance(e, ast.EXPRESSIONS) and not isinstance(e, ast.BinOp | ast.UnaryOp)
         if not top and not obvious and shown:

@@ -7,7 +7,7 @@ every die, and the end or the error that stopped the game.
 
 The engine pays nothing for this when no trace is asked: decisions, `log` lines and the end
 already go to `state.trace` when it is a list, and dice are seen through a `ChanceTap`
-(interpreter/chance.py), which stands in for the scripted dice so `_die` finds it on the
+(interpreter/core/chance.py), which stands in for the scripted dice so `_die` finds it on the
 branch it already takes for them.
 """
 
@@ -20,9 +20,9 @@ from typing import Any
 import orjson
 
 from dsl.errors import KnapperError
-from interpreter.chance import ChanceTap
-from interpreter.game import Game
-from interpreter.state import PC, PROC, State, run
+from interpreter.core.chance import ChanceTap
+from interpreter.core.game import Game
+from interpreter.core.state import PC, PROC, State, run
 
 Write = Callable[[bytes], Any]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl.resolve import bundled_names
+from dsl.semantics.resolve import bundled_names
 from interpreter.api import load
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.builtins import BUILTINS
 from dsl.pipeline import compile_text
+from dsl.semantics.builtins import BUILTINS
 from interpreter.api import new_game
 
 BASE = """

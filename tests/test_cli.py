@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 from click.testing import CliRunner
 
-from interpreter.cli import main
+from interpreter.frontends.cli import main
 
 
 def run(*args, input=None):
@@ -211,15 +211,15 @@ def test_a_none_in_a_scenario_points_at_the_position(tmp_path):
 
 
 def test_every_terminal_of_the_grammar_has_a_word():
-    from dsl.parse import _literals, parser
-    from dsl.syntax_examples import terminal_word
+    from dsl.syntax.examples import terminal_word
+    from dsl.syntax.parse import _literals, parser
 
     missing = [t.name for t in parser().terminals if terminal_word(t.name, _literals()) is None]
-    assert not missing, f"add these to TERMINAL_WORDS in dsl/syntax_examples.py: {missing}"
+    assert not missing, f"add these to TERMINAL_WORDS in dsl/syntax/examples.py: {missing}"
 
 
 def test_syntax_hints_never_show_grammar_names(tmp_path):
-    from dsl.parse import parser
+    from dsl.syntax.parse import parser
 
     # the grammar's names: `ASSIGN_OP`, `assign_op`, `__ANON_0`, `$END`, `int`
     names = {t.name for t in parser().terminals}

@@ -1,4 +1,4 @@
-"""The code generator's instruction IR (dsl/ir.py, lower, link, emit) and `--show-code`.
+"""The code generator's instruction IR (dsl/codegen/ir.py, lower, link, emit) and `--show-code`.
 
 The differential test plays every ruleset compiled two ways, with straight runs fused into
 blocks (as games run) and with one block per IR instruction, and wants the same games.
@@ -16,19 +16,31 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import ALL_RULESETS, player_counts
-from dsl import ast
-from dsl.check import check_program
-from dsl.compile import Compiler
+from dsl.codegen.compile import Compiler
+from dsl.codegen.exprs import Exprs
+from dsl.codegen.ir import (
+    NEXT,
+    Branch,
+    Call,
+    Choose,
+    Instr,
+    Jump,
+    Label,
+    Leave,
+    LoopTest,
+    ProcIR,
+    Step,
+)
+from dsl.codegen.link import LinkError, link
+from dsl.codegen.lower import Lowerer, _Native, _native_ok
 from dsl.errors import NO_SPAN, KnapperError, Span
-from dsl.exprs import Exprs
-from dsl.ir import NEXT, Branch, Call, Choose, Instr, Jump, Label, Leave, LoopTest, ProcIR, Step
-from dsl.link import LinkError, link
-from dsl.lower import Lowerer, _Native, _native_ok
 from dsl.pipeline import load_program
-from interpreter import rng
+from dsl.semantics.check import check_program
+from dsl.syntax import ast
 from interpreter.api import load
-from interpreter.cli import main
-from interpreter.state import run, start
+from interpreter.core import rng
+from interpreter.core.state import run, start
+from interpreter.frontends.cli import main
 from interpreter.trace import Recorder
 
 SEEDS = (1, 2, 3, 4)

@@ -17,9 +17,9 @@ import pytest
 
 from dsl.errors import RulesetRuntimeError, SaveFileError
 from dsl.pipeline import compile_text
-from interpreter import rng
 from interpreter.api import load, new_game
-from interpreter.runtime import RUNTIME
+from interpreter.core import rng
+from interpreter.core.runtime import RUNTIME
 from interpreter.save import dump_state, load_state
 
 HEADER = """
@@ -588,7 +588,7 @@ def test_a_trace_records_decisions_logs_and_the_end(views):
 def test_a_log_before_the_trace_was_asked_for_is_not_kept():
     state = new_game(compile_text(VIEWS, "views.knap"), players=2, run_now=False)
     state.trace = []
-    from interpreter.state import run
+    from interpreter.core.state import run
 
     run(state)
     assert [entry[0] for entry in state.trace] == ["log"]

@@ -19,8 +19,8 @@ from dsl.errors import RulesetRuntimeError, SaveFileError
 from dsl.pipeline import compile_text
 from interpreter import save
 from interpreter.api import load, new_game
+from interpreter.core.state import LOCALS, OPTIONS, PC, PROC, SITE, SLOT, WHO, Frame, Pending
 from interpreter.save import dump_state, load_state
-from interpreter.state import LOCALS, OPTIONS, PC, PROC, SITE, SLOT, WHO, Frame, Pending
 
 RULES = """
 ruleset "core-state"
@@ -145,7 +145,7 @@ def test_an_error_of_the_ruleset_is_a_ruleset_runtime_error():
 
 
 def test_an_error_in_a_helper_the_rules_call_is_the_rulesets():
-    # `order_by` sorts in dsl/builtins.py: comparing `none` fails there, not in the rules
+    # `order_by` sorts in dsl/semantics/builtins.py: comparing `none` fails there, not in the rules
     state = new_game(game_of("  xs = order_by(xs, [1, none, 2])"), players=2, seed=0)
     state.apply(1)
     with pytest.raises(RulesetRuntimeError) as err:
@@ -168,7 +168,7 @@ def test_an_engine_bug_propagates_as_itself():
 
 def test_a_bug_in_code_the_rules_call_that_is_not_theirs_propagates():
     class BrokenDice(list):
-        """Stands in for scripted dice, as interpreter/chance.py does, with a bug."""
+        """Stands in for scripted dice, as interpreter/core/chance.py does, with a bug."""
 
         def __bool__(self):
             return True

@@ -40,7 +40,7 @@ def render_case(case: Path) -> str:
     """What `knapper check CASE` prints on stderr, paths relative to the root, then `exit: N`."""
     from click.testing import CliRunner
 
-    from interpreter.cli import main
+    from interpreter.frontends.cli import main
 
     relative = case.resolve().relative_to(ROOT).as_posix()
     with contextlib.chdir(ROOT):

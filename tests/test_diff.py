@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from dsl.pipeline import load_program
-from dsl.resolve import bundled_names, find_ruleset
-from interpreter.cli import main
+from dsl.semantics.resolve import bundled_names, find_ruleset
+from interpreter.frontends.cli import main
 
 EXPECTED = Path(__file__).resolve().parent / "diffs"
 

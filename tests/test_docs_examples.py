@@ -3,7 +3,7 @@
 Documentation examples are the language reference's evidence, so each one is used exactly as
 written:
 
-- every block parses (with `dsl.parse`, the parser the tools use);
+- every block parses (with `dsl.syntax.parse`, the parser the tools use);
 - every `ruleset` and `variant` block passes `knapper check` (through `dsl.pipeline`), as if
   it were saved in `docs/examples/`, so it may import the libraries kept there, and a few
   seeded random games of it end without a runtime error and keep its invariants;
@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl.parse import parse
 from dsl.pipeline import compile_text, load_program
+from dsl.syntax.parse import parse
 from interpreter.agents import RandomAgent, play_out
 from interpreter.api import new_game
 from interpreter.scenario import run_file
@@ -174,7 +174,7 @@ def test_example_file_is_shown_as_it_is(path: Path) -> None:
 
 def test_every_builtin_is_documented() -> None:
     """The language guide's table of built-in functions lists every one of them."""
-    from dsl.builtins import BUILTINS
+    from dsl.semantics.builtins import BUILTINS
 
     guide = (DOCS / "language.md").read_text(encoding="utf-8")
     missing = [name for name in BUILTINS if f"| `{name}` |" not in guide]
@@ -221,9 +221,9 @@ def test_every_number_from_the_data_evaluates(path: Path) -> None:
 
 def test_a_placeholder_is_the_value_of_its_expression() -> None:
     hooks = _hooks()
-    from dsl import ast
     from dsl.errors import read_source
-    from dsl.resolve import find_ruleset
+    from dsl.semantics.resolve import find_ruleset
+    from dsl.syntax import ast
 
     path = find_ruleset("aurignac")
     assert path is not None

@@ -9,9 +9,9 @@ import threading
 import time
 from pathlib import Path
 
-from dsl import fmt
-from dsl.fmt import format_text
 from dsl.resources import rulesets_root
+from dsl.syntax import fmt
+from dsl.syntax.fmt import format_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,7 +39,7 @@ def _commented_texts() -> list[tuple[str, str]]:
 
 
 def _yield_in_fmt(frame, event, arg):
-    """A thread trace function: give the other threads a turn at every call in `dsl.fmt`, so
+    """A thread trace function: give the other threads a turn at every call in `dsl.syntax.fmt`, so
     two formatters interleave as finely as they can."""
     if frame.f_code.co_filename == fmt.__file__:
         time.sleep(0)

@@ -14,9 +14,9 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from dsl.sources import parse_source_text, read_source_text
-from interpreter.cli import main
-from interpreter.cli_lint import lint_ruleset, render_human
+from dsl.tools.sources import parse_source_text, read_source_text
+from interpreter.frontends.cli import main
+from interpreter.frontends.cli_lint import lint_ruleset, render_human
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES_DIR = ROOT / "tests" / "lint"

@@ -1,6 +1,6 @@
 """Passes that fail loudly: every AST node class declares its children, blocks and (for a
 statement) whether it suspends, and has a handler in every pass and a strategy in the
-round-trip tests. The set of classes is read from `dsl/ast.py` itself, so a new construct
+round-trip tests. The set of classes is read from `dsl/syntax/ast.py` itself, so a new construct
 fails here until each pass has been taught it."""
 
 from __future__ import annotations
@@ -15,21 +15,21 @@ import pytest
 
 import dsl
 import interpreter
-from dsl import ast, fmt
-from dsl.check.data import _Constant
-from dsl.check.flow import _Loops
-from dsl.check.types import TypeChecker
-from dsl.diff import _Changed
-from dsl.lint import _Setters
-from dsl.parse import parse
-from dsl.resolve import _Overlay, _RenameCalls
-from dsl.symbols import _Binder
-from dsl.visitor import Transformer, Unhandled, Visitor, elsewhere, on
+from dsl.semantics.check.data import _Constant
+from dsl.semantics.check.flow import _Loops
+from dsl.semantics.check.types import TypeChecker
+from dsl.semantics.resolve import _Overlay, _RenameCalls
+from dsl.semantics.symbols import _Binder
+from dsl.syntax import ast, fmt
+from dsl.syntax.parse import parse
+from dsl.syntax.visitor import Transformer, Unhandled, Visitor, elsewhere, on
+from dsl.tools.diff import _Changed
+from dsl.tools.lint import _Setters
 from test_roundtrip import STRATEGIES
 
 
 def _classes_in_ast_module() -> set[type]:
-    """Every attrs class defined in dsl/ast.py, found by reading the module."""
+    """Every attrs class defined in dsl/syntax/ast.py, found by reading the module."""
     return {
         value
         for value in vars(ast).values()
@@ -198,8 +198,8 @@ class Mystery(ast.Statement):
 
 
 def test_a_statement_no_pass_knows_is_refused_not_skipped():
-    from dsl.check import check_program
-    from dsl.resolve import resolve_text
+    from dsl.semantics.check import check_program
+    from dsl.semantics.resolve import resolve_text
 
     program, diagnostics, _ = resolve_text('ruleset "x"\nplayers 2\nsetup { pass }\n', "x.knap")
     assert program is not None and not diagnostics

@@ -11,8 +11,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from dsl.fmt import cite as format_cite
-from dsl.resolve import bundled_names
+from dsl.semantics.resolve import bundled_names
+from dsl.syntax.fmt import cite as format_cite
 from interpreter.api import load, new_game
 
 GOLDEN = Path(__file__).resolve().parent / "playthroughs"

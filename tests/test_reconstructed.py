@@ -22,17 +22,17 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from dsl import ast
-from dsl.comments import split_comment
 from dsl.errors import read_source
-from dsl.lint import Reconstructed, ReconstructedMap
-from dsl.parse import parse
 from dsl.pipeline import load_program
-from dsl.resolve import find_ruleset
 from dsl.resources import rulesets_root
-from dsl.rulebook import base_program, render_rulebook
-from interpreter.cli import main
-from interpreter.cli_lint import lint_ruleset
+from dsl.semantics.resolve import find_ruleset
+from dsl.syntax import ast
+from dsl.syntax.parse import parse
+from dsl.tools.comments import split_comment
+from dsl.tools.lint import Reconstructed, ReconstructedMap
+from dsl.tools.rulebook import base_program, render_rulebook
+from interpreter.frontends.cli import main
+from interpreter.frontends.cli_lint import lint_ruleset
 
 FILES = sorted(rulesets_root().rglob("*.knap"))
 WORD = re.compile(r"\breconstructed\b", re.IGNORECASE)

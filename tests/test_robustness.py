@@ -9,13 +9,13 @@ import attrs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl import ast
 from dsl.errors import KnapperError
-from dsl.fmt import format_file
-from dsl.parse import parse
 from dsl.pipeline import compile_text, load_program
-from dsl.resolve import find_ruleset
-from interpreter.state import start
+from dsl.semantics.resolve import find_ruleset
+from dsl.syntax import ast
+from dsl.syntax.fmt import format_file
+from dsl.syntax.parse import parse
+from interpreter.core.state import start
 from test_roundtrip import NAMES, exprs
 
 EXPR_TYPES = tuple(t for t in ast.Expr.__args__)  # type: ignore[attr-defined]

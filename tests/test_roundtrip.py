@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsl import ast
-from dsl.fmt import format_file, format_text
-from dsl.parse import parse
 from dsl.resources import grammar_text, rulesets_root
+from dsl.syntax import ast
+from dsl.syntax.fmt import format_file, format_text
+from dsl.syntax.parse import parse
 
 NAMES = st.sampled_from(
     ["a", "b", "cards", "foo", "bar2", "n_1", "deck", "p", "score", "map", "title"]
@@ -25,7 +25,7 @@ CITES = st.none() | st.sampled_from(["D4", "6.3", "A1.6", "EVENT PHASE", "rules"
 INTS = st.integers(0, 999)
 
 # ------------------------------------------------------------------ strategies, by node class
-# Every node class of dsl.ast has its strategy in one of the tables below, by category, and
+# Every node class of dsl.syntax.ast has its strategy in one of the tables below, by category, and
 # the strategies of whole files are built from the tables: tests/test_passes.py checks that
 # every class has an entry (STRATEGIES), and test_each_class_round_trips formats and parses
 # each class's own examples, so a new construct is round-tripped once its entry exists.
@@ -345,7 +345,7 @@ def test_scenario_file_round_trip(tree):
 
 
 # a node -> the smallest node of the kind that holds it, up to a file; the categories of
-# dsl.ast give every class of theirs a place, each part names its own
+# dsl.syntax.ast give every class of theirs a place, each part names its own
 _AROUND = {
     **{c: lambda n: ast.Param("a", ast.TypeName("int"), n, None) for c in ast.EXPRESSIONS},
     **{c: lambda n: ast.Param("a", n, ast.IntLit(0), None) for c in ast.TYPES},

@@ -19,14 +19,14 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from dsl import ast
 from dsl.errors import read_source
 from dsl.pipeline import load_program
-from dsl.resolve import bundled_names, find_ruleset
-from dsl.rulebook import base_program, render_rulebook
-from dsl.rulebook_findings import render_findings
-from dsl.rulebook_md import plain
-from interpreter.cli import main
+from dsl.semantics.resolve import bundled_names, find_ruleset
+from dsl.syntax import ast
+from dsl.tools.rulebook import base_program, render_rulebook
+from dsl.tools.rulebook_findings import render_findings
+from dsl.tools.rulebook_md import plain
+from interpreter.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent / "rulebooks"

@@ -60,7 +60,7 @@ def test_an_expectation_that_does_not_check_is_reported(tmp_path):
 def test_cli_reports_pass_fail_with_citation(tmp_path):
     from click.testing import CliRunner
 
-    from interpreter.cli import main
+    from interpreter.frontends.cli import main
 
     path = tmp_path / "t.scenario"
     path.write_text(
@@ -220,7 +220,7 @@ def test_a_scenario_file_imports_a_library_beside_it(tmp_path):
 def test_scenario_trace_writes_each_scenario(tmp_path):
     from click.testing import CliRunner
 
-    from interpreter.cli import main
+    from interpreter.frontends.cli import main
     from interpreter.trace import read_trace
 
     path = tmp_path / "t.scenario"

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from dsl.pipeline import compile_text
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
-from interpreter.cli import main
 from interpreter.coverage import breaks_invariant, dynamic_findings
 from interpreter.explain import explain
+from interpreter.frontends.cli import main
 from interpreter.save import dump_state
 from interpreter.simulate import simulate
 from interpreter.trace import Recorder, decisions_of, play_traced, replay, start_traced

@@ -1,0 +1,3 @@
+"""Code generation: a checked program to a Game (lower, link, emit).
+
+Imports: dsl.semantics, dsl.syntax, interpreter.core."""

@@ -1,0 +1,179 @@
+"""Stage 4: a checked program -> `interpreter.core.game.Game`.
+
+Rules are compiled to Python code, not re-walked as a tree, in three steps:
+
+    lower.py   each procedure -> instruction IR (ir.py): jumps are labels, and
+               expressions Python source (exprs.py)
+    link.py    instructions -> blocks, jumps resolved to blocks, the resume rule checked
+    emit.py    one Python function per block, its source kept
+
+(all in dsl/codegen/)
+
+A procedure runs as a flat tuple of those functions, each `(state, locals) -> next position`.
+The engine's position is (procedure, block index, locals): plain data, so a game can be
+saved in the middle of a phase. Generated code runs in a private namespace that holds only
+the ruleset's data and the helpers of `interpreter.core.runtime`; no ruleset text is ever executed
+as Python.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from dsl.codegen.emit import emit
+from dsl.codegen.emit import python as _python
+from dsl.codegen.exprs import Exprs, Scope, all_pairs_distance  # noqa: F401 - importable from here
+from dsl.codegen.ir import ProcIR
+from dsl.codegen.link import link
+from dsl.codegen.lower import Lowerer
+from dsl.errors import Span
+from dsl.semantics.resolve import Program
+from dsl.semantics.symbols import Symbols
+from dsl.syntax import ast
+from interpreter.core.game import BlockInfo, Game, InvariantInfo, NoteInfo, ProcInfo, VarSpec
+from interpreter.core.runtime import copy_value
+
+Closure = Callable[[Any, list], Any]
+
+
+class Compiler:
+    """`Compiler(program, symbols).compile()`: the whole of stage 4.
+
+    `ask_forced`: put every decision to the player, even one with a single option (scenarios
+    use it to script forced decisions, or to list the ones taken for the player).
+    `fuse=False`: one block per IR instruction and no jump threading (`dsl.codegen.link`): slower
+    code that must play exactly as the fused code does (tests/test_codegen.py)."""
+
+    def __init__(
+        self, program: Program, symbols: Symbols, ask_forced: bool = False, fuse: bool = True
+    ):
+        self.program = program
+        self.sym = symbols
+        self.ask_forced = ask_forced
+        self.fuse = fuse
+        self.exprs = Exprs(symbols)
+        self.env = self.exprs.env  # the namespace generated code runs in
+        self.procs_ir: list[ProcIR] = []  # after `compile`: every procedure's IR, main first
+
+    def lam(self, src: str) -> Closure:
+        return _python(f"lambda st, L: {src}", self.env, "eval")
+
+    # ------------------------------------------------------------------ whole program
+    def compile(self) -> Game:
+        sym = self.sym
+        x = self.exprs.x
+        for fn in self.program.get(ast.Fn):
+            scope = Scope(tuple(p.name for p in fn.params), python_params=True)
+            params = "".join(f", v_{p.name}" for p in fn.params)
+            self.env[f"_F_{fn.name}"] = _python(
+                f"lambda st{params}: {x(fn.body, scope)}", self.env, "eval"
+            )
+        lower = Lowerer(self.program, self.exprs, self.ask_forced)
+        self.procs_ir = [lower.main()] + [lower.proc(p) for p in self.program.get(ast.Proc)]
+        nlocals = [p.nlocals for p in self.procs_ir]
+        codes, infos = [], []
+        for index, proc in enumerate(self.procs_ir):
+            linked = link(proc, self.fuse)
+            out = emit(linked, index, nlocals, self.env)
+            codes.append(out.functions)
+            blocks = tuple(
+                BlockInfo(block[0], len(block), _extent(proc, block), source)
+                for block, source in zip(linked.blocks, out.sources)
+            )
+            infos.append(
+                ProcInfo(
+                    proc.name,
+                    proc.kind,
+                    proc.cite,
+                    proc.span,
+                    proc.nlocals,
+                    out.spans,
+                    proc.local_names,
+                    out.line_spans,
+                    blocks,
+                )
+            )
+        var_specs = tuple(self._var_spec(slot, decl) for slot, decl in enumerate(sym.state_decls))
+        invariants = tuple(
+            InvariantInfo(inv.name, inv.cite, inv.span, self.lam(x(inv.value, Scope())))
+            for inv in self.program.get(ast.Invariant)
+        )
+        score_decl = self.program.one(ast.Score)
+        score = None
+        if score_decl is not None:
+            score = self.lam(x(score_decl.value, Scope((score_decl.param,))))
+        notes = tuple(
+            NoteInfo(n.kind, n.name, n.text, n.cite, n.span, n.also)
+            for n in self.program.get(ast.Note)
+        )
+        players = self.program.one(ast.Players)
+        bound = self.program.one(ast.Bound)
+        title = self.program.one(ast.Title)
+        source = self.program.one(ast.Source)
+        return Game(
+            name=self.program.name,
+            title=title.text if title else self.program.name,
+            source=source.text if source else None,
+            players=(players.lo, players.hi) if players else (1, 1),
+            bound=bound.decisions if bound else None,
+            vars=var_specs,
+            code=tuple(codes),
+            procs=tuple(infos),
+            main=0,
+            sites=tuple(lower.sites),
+            rows=sym.rows,
+            tables={name: tuple(ids) for name, ids in sym.table_rows.items()},
+            adjacency={k: tuple(v) for k, v in sym.adjacency.items()},
+            invariants=invariants,
+            score=score,
+            notes=notes,
+            params=dict(sym.params),
+            fingerprint=fingerprint(self.program),
+            functions={fn.name: self.env[f"_F_{fn.name}"] for fn in self.program.get(ast.Fn)},
+            program=self.program,
+        )
+
+    def _var_spec(self, slot: int, decl) -> VarSpec:
+        domains = tuple(self.sym.domain(k) for k in self.sym.keys_of(decl))
+        size = 1
+        for d in domains:
+            size *= len(d)
+        one = self._initial(decl)
+        init = (lambda st: [one(st) for _ in range(size)]) if domains else one
+        kind = type(decl).__name__.lower()
+        keys = self.sym.keys_of(decl)
+        by_player = bool(keys) and isinstance(keys[0], ast.KeyName) and keys[0].name == "player"
+        return VarSpec(
+            decl.name, slot, domains, decl.visibility, init, kind, decl.cite, decl.span, by_player
+        )
+
+    def _initial(self, decl) -> Callable[[Any], Any]:
+        """The initial value of one entry of a variable, zone or pool."""
+        if isinstance(decl, ast.Zone):
+            slots = decl.size or 0
+            if decl.kind == "row":
+                return lambda st: [None] * slots
+            return lambda st: []
+        if decl.value is None:
+            return lambda st: 0
+        value = self.lam(self.exprs.x(decl.value, Scope()))
+        return lambda st: copy_value(value(st, []))
+
+
+def _extent(proc: ProcIR, block: tuple[int, ...]) -> Span:
+    """The source a block comes from: from its first statement to its last (the last one's
+    span alone when they are in different files)."""
+    first, last = proc.code[block[0]].span, proc.code[block[-1]].span
+    if first.file != last.file or (first.line, first.col) > (last.line, last.col):
+        return last
+    return Span(first.file, first.line, first.col, last.end_line, last.end_col)
+
+
+def fingerprint(program: Program) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(program.sources):
+        digest.update(path.encode())
+        digest.update(program.sources[path].encode())
+    return digest.hexdigest()[:16]

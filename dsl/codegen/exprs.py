@@ -1,0 +1,282 @@
+"""Part of lowering: expressions and places -> Python source.
+
+In: checked expressions and assignable places (`ast.Target`), with the `Symbols` of the
+program and a `Scope` for local names. Out: Python source text, inlined by `dsl.codegen.lower` into
+instructions. Every value that is not a plain literal enters the generated code through
+`const`, a name bound in the namespace the code runs in (`env`); literals enter through
+`repr`, names only through the symbol table, so no ruleset text is ever executed as Python.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from dsl.semantics.builtins import BUILTINS, STATE_NAMES
+from dsl.semantics.symbols import Symbols
+from dsl.syntax import ast
+from dsl.syntax.visitor import Visitor, on
+from interpreter.core.runtime import RUNTIME
+
+
+def _fresh(expr) -> bool:
+    """Does the expression always build a new value (so no copy is needed on assignment)?"""
+    if isinstance(
+        expr,
+        (
+            ast.ListLit,
+            ast.Comprehension,
+            ast.RollDice,
+            ast.IntLit,
+            ast.StrLit,
+            ast.BoolLit,
+            ast.NoneLit,
+            ast.BinOp,
+            ast.UnaryOp,
+        ),
+    ):
+        return True
+    if isinstance(expr, ast.CallExpr):
+        spec = BUILTINS.get(expr.name)
+        return spec is not None and spec.fresh
+    return False
+
+
+class Scope:
+    """How local names are reached in generated code: `L[i]` slots, or Python names."""
+
+    def __init__(self, params: tuple[str, ...] = (), python_params: bool = False):
+        self.names: list[str] = []
+        self.where: dict[str, str] = {}
+        for name in params:
+            if python_params:
+                self.where[name] = f"v_{name}"
+            else:
+                self.slot(name)
+
+    def slot(self, name: str) -> int:
+        ref = self.where.get(name)
+        if ref is not None and ref.startswith("L["):
+            return int(ref[2:-1])
+        self.names.append(name)
+        self.where[name] = f"L[{len(self.names) - 1}]"
+        return len(self.names) - 1
+
+    def temp(self, hint: str) -> int:
+        self.names.append(f"${hint}")
+        return len(self.names) - 1
+
+    def inner(self, bound: list[str]) -> Scope:
+        """A scope for a comprehension: its loop names become Python names."""
+        child = Scope.__new__(Scope)
+        child.names = self.names
+        child.where = dict(self.where)
+        for name in bound:
+            child.where[name] = f"v_{name}"
+        return child
+
+
+class Exprs(Visitor):
+    """Expressions and places of one program as Python source, and the namespace that
+    generated code runs in: the helpers of `interpreter.core.runtime`, the ruleset's rows and
+    adjacency, and every constant the code names."""
+
+    domain = ast.EXPRESSIONS
+
+    def __init__(self, symbols: Symbols):
+        self.sym = symbols
+        self.env: dict[str, Any] = dict(RUNTIME)
+        self.env.update(_R=symbols.rows, _ADJ=symbols.adjacency)
+        self.consts: dict[int, str] = {}
+
+    # ------------------------------------------------------------------ namespace
+    def const(self, value: Any, hint: str = "k") -> str:
+        """A name in the generated code's namespace bound to `value`."""
+        key = id(value)
+        if key not in self.consts:
+            name = f"_{hint}{len(self.consts)}"
+            self.env[name] = value
+            self.consts[key] = name
+        return self.consts[key]
+
+    # ------------------------------------------------------------------ places
+    def place(self, t: ast.Target, scope: Scope) -> str:
+        """Python source for an assignable place (a local, a variable, a keyed cell)."""
+        if t.name in scope.where:
+            base = scope.where[t.name]
+            return base + "".join(f"[{self.x(i, scope)}]" for i in t.indices)
+        slot = self.sym.slot_of(t.name)
+        decl = self.sym.decls[t.name]
+        keys = self.sym.keys_of(decl)
+        if keys and t.indices:
+            item = "".join(f"[{self.x(i, scope)}]" for i in t.indices[len(keys) :])
+            return f"st.g[{slot}][{self.flat(decl, t.indices[: len(keys)], scope)}]{item}"
+        return f"st.g[{slot}]" + "".join(f"[{self.x(i, scope)}]" for i in t.indices)
+
+    def flat(self, decl, indices, scope: Scope) -> str:
+        parts = []
+        keys = self.sym.keys_of(decl)
+        sizes = [len(self.sym.domain(k)) for k in keys]
+        for n, (key, index) in enumerate(zip(keys, indices)):
+            index_map = self.const(self.sym.domain_index(key), "m")
+            stride = 1
+            for size in sizes[n + 1 :]:
+                stride *= size
+            term = f"{index_map}[{self.x(index, scope)}]"
+            parts.append(term if stride == 1 else f"{term} * {stride}")
+        return " + ".join(parts)
+
+    # A `row N` zone keeps its N slots: taking a card leaves a gap (none), adding fills the
+    # first gap, and `z[i]` (after any keys) names slot i. Other zones are plain lists.
+    def row_slot(self, t: ast.Target):
+        """(is a row zone, the slot index expression or None)."""
+        decl = self.sym.decls.get(t.name)
+        if not (isinstance(decl, ast.Zone) and decl.kind == "row"):
+            return False, None
+        keys = len(self.sym.keys_of(decl))
+        return True, (t.indices[keys] if len(t.indices) == keys + 1 else None)
+
+    def container(self, t: ast.Target, scope: Scope) -> str:
+        is_row, slot = self.row_slot(t)
+        if slot is not None:
+            t = ast.Target(t.name, t.indices[:-1], span=t.span)
+        return self.place(t, scope)
+
+    def put_into(self, t: ast.Target, value: str, scope: Scope) -> str:
+        is_row, slot = self.row_slot(t)
+        where = repr(t.name)
+        if slot is not None:
+            return f"_row_put({self.container(t, scope)}, {self.x(slot, scope)}, {value}, {where})"
+        if is_row:
+            return f"_row_add({self.place(t, scope)}, {value}, {where})"
+        return f"{self.place(t, scope)}.append({value})"
+
+    def take_from(self, t: ast.Target, value: str, scope: Scope) -> str:
+        is_row, _slot = self.row_slot(t)
+        helper = "_row_take" if is_row else "_remove"
+        return f"{helper}({self.container(t, scope)}, {value}, {t.name!r})"
+
+    # ------------------------------------------------------------------ expressions
+    def x(self, e, scope: Scope) -> str:
+        """The Python source of expression `e`: `visit`, without its general arguments (it
+        runs for every node of every expression, which counts in the larger rulesets)."""
+        handler = self._handlers.get(e.__class__)
+        if handler is None:
+            return self.visit(e, scope)  # raises Unhandled
+        return handler(self, e, scope)
+
+    @on(ast.IntLit, ast.StrLit, ast.BoolLit)
+    def x_literal(self, e, scope):
+        return repr(e.value)
+
+    @on(ast.NoneLit)
+    def x_NoneLit(self, e, scope):
+        return "None"
+
+    @on(ast.NameRef)
+    def x_NameRef(self, e: ast.NameRef, scope):
+        name = e.name
+        if name in scope.where:
+            return scope.where[name]
+        if name in STATE_NAMES:
+            return STATE_NAMES[name]
+        slot = self.sym.slot_of(name)
+        if slot is not None:
+            return f"st.g[{slot}]"
+        value = self.sym.constant(name)
+        if value is None or isinstance(value, (int, str, bool)):
+            return repr(value)
+        return f"_copy({self.const(value)})"
+
+    @on(ast.ListLit)
+    def x_ListLit(self, e, scope):
+        return "[" + ", ".join(self.x(i, scope) for i in e.items) + "]"
+
+    @on(ast.Comprehension)
+    def x_Comprehension(self, e: ast.Comprehension, scope):
+        parts = []
+        inner = scope
+        for comp in e.fors:
+            iter_src = self.x(comp.iter, inner)
+            inner = inner.inner([comp.name])
+            parts.append(f"for v_{comp.name} in {iter_src}")
+        cond = f" if {self.x(e.cond, inner)}" if e.cond is not None else ""
+        return f"[{self.x(e.expr, inner)} {' '.join(parts)}{cond}]"
+
+    @on(ast.IfExpr)
+    def x_IfExpr(self, e, scope):
+        return f"({self.x(e.then, scope)} if {self.x(e.cond, scope)} else {self.x(e.other, scope)})"
+
+    @on(ast.UnaryOp)
+    def x_UnaryOp(self, e, scope):
+        return (
+            f"(not {self.x(e.operand, scope)})"
+            if e.op == "not"
+            else f"(-{self.x(e.operand, scope)})"
+        )
+
+    @on(ast.BinOp)
+    def x_BinOp(self, e: ast.BinOp, scope):
+        return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"
+
+    @on(ast.FieldGet)
+    def x_FieldGet(self, e: ast.FieldGet, scope):
+        return f"_R[{self.x(e.obj, scope)}][{e.name!r}]"
+
+    @on(ast.IndexGet)
+    def x_IndexGet(self, e: ast.IndexGet, scope):
+        if isinstance(e.obj, ast.NameRef) and e.obj.name not in scope.where:
+            decl = self.sym.decls.get(e.obj.name)
+            keys = self.sym.keys_of(decl) if decl is not None else ()
+            if keys:
+                item = "".join(f"[{self.x(i, scope)}]" for i in e.indices[len(keys) :])
+                flat = self.flat(decl, e.indices[: len(keys)], scope)
+                return f"st.g[{self.sym.slot_of(e.obj.name)}][{flat}]{item}"
+        return f"{self.x(e.obj, scope)}[{self.x(e.indices[0], scope)}]"
+
+    @on(ast.CallExpr)
+    def x_CallExpr(self, e: ast.CallExpr, scope):
+        args = [a for a in e.args if not isinstance(a, ast.KwArg)]
+        if self.sym.kind.get(e.name) == "fn":
+            return f"_F_{e.name}(st" + "".join(", " + self.x(a, scope) for a in args) + ")"
+        if e.name in ("nodes", "rows", "values"):
+            arg = args[0]
+            assert isinstance(arg, ast.NameRef), "the checker allows only a name here"
+            name = arg.name
+            items = {"nodes": self.sym.map_nodes, "rows": self.sym.table_rows}.get(e.name)
+            values = items[name] if items is not None else list(self.sym.decls[name].values)
+            return f"list({self.const(tuple(values), 'c')})"
+        if e.name == "distance":
+            table = all_pairs_distance(self.sym.adjacency)
+            self.env.update(_DIST=table, _FAR=len(table) + 1)
+        sources = [self.x(a, scope) for a in args]
+        return BUILTINS[e.name].template.format(*sources, args=", ".join(sources))
+
+    @on(ast.RollDice)
+    def x_RollDice(self, e: ast.RollDice, scope):
+        if e.count == 1:
+            return f"_die(st, {e.sides})"
+        return f"[_die(st, {e.sides}) for _ in range({e.count})]"
+
+    @on(ast.RollTable)
+    def x_RollTable(self, e: ast.RollTable, scope):
+        count, sides, lookup = self.sym.roll_table(e.table)
+        table = self.const(tuple(lookup), "t")
+        if count == 1:
+            return f"{table}[_die(st, {sides})]"
+        return f"{table}[sum(_die(st, {sides}) for _ in range({count}))]"
+
+
+def all_pairs_distance(adjacency: dict[str, list[str]]) -> dict[str, dict[str, int]]:
+    result: dict[str, dict[str, int]] = {}
+    for start in adjacency:
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in adjacency[here]:
+                if there not in dist:
+                    dist[there] = dist[here] + 1
+                    queue.append(there)
+        result[start] = dist
+    return result

@@ -1,0 +1,398 @@
+"""Stage 4a: checked procedures -> instruction IR (`dsl.codegen.ir`).
+
+In: the checked program's procedures, and its `setup` and `round` (lowered together as
+procedure 0, main); expressions become Python source through `dsl.codegen.exprs`. Out: one
+`ProcIR` per procedure, and a `ChooseSite` for every decision, numbered in order.
+
+A statement that can stop for a decision (`choose`, a call) becomes its own instruction, and
+the `if`, `for`, `repeat` and `while` around it become branches and loop tests between
+labels, with a loop's list and index in hidden locals. A statement that cannot stop runs as
+plain Python: an `if` or a loop with no decision inside becomes Python's own `if` or loop,
+inside one `Step`.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from dsl.codegen.exprs import Exprs, Scope, _fresh
+from dsl.codegen.ir import (
+    NEXT,
+    Branch,
+    Call,
+    Choose,
+    Instr,
+    Jump,
+    Label,
+    Leave,
+    Line,
+    LoopTest,
+    ProcIR,
+    Step,
+)
+from dsl.errors import Span
+from dsl.semantics.resolve import Program
+from dsl.syntax import ast
+from dsl.syntax.visitor import Visitor, elsewhere, on
+from interpreter.core.game import ChooseSite
+from interpreter.core.state import RET
+
+
+class _Builder:
+    """The instructions of one procedure as they are lowered, and where labels are placed."""
+
+    def __init__(self) -> None:
+        self.code: list[Instr] = []
+        self.labels: dict[Label, int] = {}
+        self.made = 0
+        self.loop_ends: list[Label] = []  # where a `break` goes, innermost last
+
+    def label(self) -> Label:
+        self.made += 1
+        return Label(self.made)
+
+    def place(self, label: Label) -> None:
+        self.labels[label] = len(self.code)
+
+    def add(self, instr: Instr) -> None:
+        self.code.append(instr)
+
+    def step(self, text: str, span: Span) -> None:
+        """Straight-line code, one or more lines, all from the statement at `span`."""
+        self.add(Step(lines=tuple((line, span) for line in text.split("\n")), span=span))
+
+
+class Lowerer(Visitor):
+    """Statements -> instructions, appended to a `_Builder`; `block` runs a statement that
+    cannot stop for a decision (and holds a block) as Python's own `if` or loop instead."""
+
+    domain = ast.STATEMENTS
+
+    def __init__(self, program: Program, exprs: Exprs, ask_forced: bool = False):
+        self.program = program
+        self.ex = exprs
+        # put every decision to the player, even one with a single option
+        self.ask_forced = ask_forced
+        self.proc_index = {proc.name: i + 1 for i, proc in enumerate(program.get(ast.Proc))}
+        self.sites: list[ChooseSite] = []
+        self.current_proc = "main"
+        self.native = _Native(self)
+
+    # ------------------------------------------------------------------ procedures
+    def main(self) -> ProcIR:
+        """`setup`, then the `round` loop, as procedure 0."""
+        b = _Builder()
+        scope = Scope()
+        self.current_proc = "main"
+        span = self.program_span()
+        setup = self.program.one(ast.Setup)
+        if setup is not None:
+            self.block(setup.body, b, scope)
+        rnd = self.program.one(ast.Round)
+        if rnd is not None:
+            top = b.label()
+            b.place(top)
+            message = self.ex.const(f"the game did not end within its {rnd.max} rounds")
+            b.step(f"st.rounds += 1\nif st.rounds > {rnd.max}: _fault('K404', {message})", rnd.span)
+            self.block(rnd.body, b, scope)
+            b.add(Jump(target=top, span=rnd.span))
+        b.add(Leave(lines=("_fault('K407', 'the game ended without `end game`')",), span=span))
+        return self._done(b, "main", "main", None, span, scope)
+
+    def program_span(self) -> Span:
+        rnd = self.program.one(ast.Round) or self.program.one(ast.Setup)
+        return rnd.span if rnd is not None else Span(self.program.path, 1, 1, 1, 1)
+
+    def proc(self, proc: ast.Proc) -> ProcIR:
+        scope = Scope(tuple(p.name for p in proc.params))
+        b = _Builder()
+        self.current_proc = proc.name
+        self.block(proc.body, b, scope)
+        b.add(Leave(lines=(f"return {RET}",), span=proc.body.span))
+        return self._done(b, proc.name, proc.kind, proc.cite, proc.span, scope)
+
+    def _done(self, b: _Builder, name, kind, cite, span, scope: Scope) -> ProcIR:
+        return ProcIR(name, kind, cite, span, tuple(b.code), dict(b.labels), tuple(scope.names))
+
+    # ------------------------------------------------------------------ statements
+    def block(self, block: ast.Block, b: _Builder, scope: Scope) -> None:
+        for stmt in block.stmts:
+            if type(stmt).blocks and _native_ok(stmt):
+                lines = self.native.visit(stmt, scope)
+                b.add(Step(lines=tuple(lines), span=stmt.span))
+            else:
+                self.visit(stmt, b, scope)
+
+    @on(ast.Pass)
+    def s_Pass(self, s, b, scope):
+        pass
+
+    @on(ast.Let)
+    def s_Let(self, s: ast.Let, b, scope):
+        value = self.ex.x(s.value, scope)
+        if not _fresh(s.value):
+            value = f"_copy({value})"
+        b.step(f"L[{scope.slot(s.name)}] = {value}", s.span)
+
+    @on(ast.Assign)
+    def s_Assign(self, s: ast.Assign, b, scope):
+        value = self.ex.x(s.value, scope)
+        if s.op == "=" and not _fresh(s.value):
+            value = f"_copy({value})"
+        b.step(f"{self.ex.place(s.target, scope)} {s.op} {value}", s.span)
+
+    @on(ast.If)
+    def s_If(self, s: ast.If, b, scope):
+        end = b.label()
+        for cond, body in s.branches:
+            skip = b.label()
+            b.add(Branch(cond=self.ex.x(cond, scope), orelse=skip, span=cond.span))
+            self.block(body, b, scope)
+            b.add(Jump(target=end, span=body.span))
+            b.place(skip)
+        if s.otherwise is not None:
+            self.block(s.otherwise, b, scope)
+        b.place(end)
+
+    def _loop(self, b: _Builder, s, test: LoopTest, body: ast.Block, scope: Scope) -> None:
+        """The test runs on entry, and again after the body, where it joins the body's last
+        straight run instead of jumping back to the first copy."""
+        start = b.label()
+        b.add(test)
+        b.place(start)
+        b.loop_ends.append(test.exit)
+        self.block(body, b, scope)
+        b.loop_ends.pop()
+        b.add(attrs.evolve(test, again=start, span=body.span))
+        b.place(test.exit)
+
+    @on(ast.For)
+    def s_For(self, s: ast.For, b, scope):
+        it, idx = scope.temp("items"), scope.temp("index")
+        b.step(f"L[{it}] = list({self.ex.x(s.iter, scope)})\nL[{idx}] = 0", s.iter.span)
+        var = scope.slot(s.name)
+        test = LoopTest(
+            before=(f"k = L[{idx}]",),
+            done=f"k >= len(L[{it}])",
+            after=(f"L[{var}] = L[{it}][k]", f"L[{idx}] = k + 1"),
+            exit=b.label(),
+            again=NEXT,
+            span=s.span,
+        )
+        self._loop(b, s, test, s.body, scope)
+
+    @on(ast.Repeat)
+    def s_Repeat(self, s: ast.Repeat, b, scope):
+        left = scope.temp("left")
+        b.step(f"L[{left}] = {self.ex.x(s.count, scope)}", s.count.span)
+        test = LoopTest(
+            before=(),
+            done=f"L[{left}] <= 0",
+            after=(f"L[{left}] -= 1",),
+            exit=b.label(),
+            again=NEXT,
+            span=s.span,
+        )
+        self._loop(b, s, test, s.body, scope)
+
+    @on(ast.While)
+    def s_While(self, s: ast.While, b, scope):
+        turns = scope.temp("turns")
+        bound = s.max if s.max is not None else 0
+        message = self.ex.const(f"the loop ran more than its bound of {bound} times")
+        b.step(f"L[{turns}] = 0", s.span)
+        test = LoopTest(
+            before=(),
+            done=f"not ({self.ex.x(s.cond, scope)})",
+            after=(f"L[{turns}] += 1", f"if L[{turns}] > {bound}: _fault('K405', {message})"),
+            exit=b.label(),
+            again=NEXT,
+            span=s.span,
+        )
+        self._loop(b, s, test, s.body, scope)
+
+    @on(ast.Break)
+    def s_Break(self, s: ast.Break, b, scope):
+        if b.loop_ends:
+            b.add(Jump(target=b.loop_ends[-1], span=s.span))
+
+    @on(ast.Choose)
+    def s_Choose(self, s: ast.Choose, b, scope):
+        options = self.ex.x(s.options, scope)
+        player = self.ex.x(s.player, scope)
+        slot = scope.slot(s.name)
+        site = len(self.sites)
+        self.sites.append(
+            ChooseSite(s.prompt or f"choose {s.name}", s.cite, self.current_proc, s.span, s.always)
+        )
+        b.add(
+            Choose(
+                options=options,
+                as_list=_fresh(s.options),
+                player=player,
+                site=site,
+                slot=slot,
+                ask=s.always or self.ask_forced,
+                span=s.span,
+            )
+        )
+
+    @on(ast.CallStmt)
+    def s_CallStmt(self, s: ast.CallStmt, b, scope):
+        args = tuple(self.ex.x(a, scope) for a in s.args if not isinstance(a, ast.KwArg))
+        b.add(Call(proc=self.proc_index[s.name], args=args, span=s.span))
+
+    @on(ast.AddTo)
+    def s_AddTo(self, s: ast.AddTo, b, scope):
+        b.step(self.ex.put_into(s.target, self.ex.x(s.value, scope), scope), s.span)
+
+    @on(ast.RemoveFrom)
+    def s_RemoveFrom(self, s: ast.RemoveFrom, b, scope):
+        b.step(self.ex.take_from(s.target, self.ex.x(s.value, scope), scope), s.span)
+
+    @on(ast.Move)
+    def s_Move(self, s: ast.Move, b, scope):
+        ex = self.ex
+        b.step(
+            f"v = {ex.x(s.value, scope)}\n{ex.take_from(s.source, 'v', scope)}\n"
+            f"{ex.put_into(s.dest, 'v', scope)}",
+            s.span,
+        )
+
+    @on(ast.Shuffle)
+    def s_Shuffle(self, s: ast.Shuffle, b, scope):
+        b.step(f"_shuffle(st, {self.ex.place(s.target, scope)})", s.span)
+
+    @on(ast.Draw)
+    def s_Draw(self, s: ast.Draw, b, scope):
+        # draw from the top (the first item, or the first filled slot of a row)
+        ex = self.ex
+        count = ex.x(s.count, scope)
+        is_row = ex.row_slot(s.source)[0]
+        top = "[x for x in source if x is not None][:1]" if is_row else "source[:1]"
+        b.step(
+            f"source = {ex.container(s.source, scope)}\n"
+            f"for _ in range({count}):\n"
+            f"    top = {top}\n"
+            f"    if not top: break\n"
+            f"    {ex.take_from(s.source, 'top[0]', scope)}\n"
+            f"    {ex.put_into(s.dest, 'top[0]', scope)}",
+            s.span,
+        )
+
+    @on(ast.EndGame)
+    def s_EndGame(self, s: ast.EndGame, b, scope):
+        if s.stop:
+            b.add(Leave(lines=("return _stop(st)",), span=s.span))
+            return
+        b.add(Leave(lines=(f"return _end(st, {self.ex.x(s.winners, scope)})",), span=s.span))
+
+    @on(ast.Log)
+    def s_Log(self, s: ast.Log, b, scope):
+        args = ", ".join(self.ex.x(a, scope) for a in s.args)
+        # where the line comes from, for traces: the statement and its procedure
+        where = self.ex.const((str(s.span), self.current_proc), "w")
+        b.step(
+            f"if st.trace is not None: st.trace.append(('log', {s.text!r}, [{args}], {where}))",
+            s.span,
+        )
+
+
+class _Native(Visitor):
+    """Python lines for a statement that cannot stop for a decision: ifs and loops become
+    Python's own, so the whole statement runs inside one instruction."""
+
+    domain = ast.STATEMENTS
+
+    def __init__(self, lower: Lowerer):
+        self.lower = lower
+        self.ex = lower.ex
+
+    def body(self, block: ast.Block, scope: Scope) -> list[Line]:
+        lines = [line for stmt in block.stmts for line in self.visit(stmt, scope)]
+        return [("    " + text, span) for text, span in lines or [("pass", block.span)]]
+
+    @on(ast.If)
+    def n_If(self, s: ast.If, scope):
+        lines: list[Line] = []
+        for n, (cond, body) in enumerate(s.branches):
+            keyword = "if" if n == 0 else "elif"
+            lines.append((f"{keyword} {self.ex.x(cond, scope)}:", cond.span))
+            lines += self.body(body, scope)
+        if s.otherwise is not None:
+            lines.append(("else:", s.otherwise.span))
+            lines += self.body(s.otherwise, scope)
+        return lines
+
+    @on(ast.For)
+    def n_For(self, s: ast.For, scope):
+        items = self.ex.x(s.iter, scope)
+        head = f"for L[{scope.slot(s.name)}] in list({items}):"
+        return [(head, s.span)] + self.body(s.body, scope)
+
+    @on(ast.Repeat)
+    def n_Repeat(self, s: ast.Repeat, scope):
+        counter = f"_r{scope.temp('repeat')}"
+        head = f"for {counter} in range({self.ex.x(s.count, scope)}):"
+        return [(head, s.span)] + self.body(s.body, scope)
+
+    @on(ast.While)
+    def n_While(self, s: ast.While, scope):
+        turns = f"_w{scope.temp('turns')}"
+        bound = s.max if s.max is not None else 0
+        message = self.ex.const(f"the loop ran more than its bound of {bound} times")
+        return [
+            (f"{turns} = 0", s.span),
+            (f"while {self.ex.x(s.cond, scope)}:", s.cond.span),
+            (f"    {turns} += 1", s.span),
+            (f"    if {turns} > {bound}: _fault('K405', {message})", s.span),
+        ] + self.body(s.body, scope)
+
+    @on(ast.Break)
+    def n_Break(self, s, scope):
+        return [("break", s.span)]
+
+    @on(ast.EndGame)
+    def n_EndGame(self, s: ast.EndGame, scope):
+        if s.stop:
+            return [("return _stop(st)", s.span)]
+        return [(f"return _end(st, {self.ex.x(s.winners, scope)})", s.span)]
+
+    @on(ast.Pass)
+    def n_Pass(self, s, scope):
+        return [("pass", s.span)]
+
+    @on(ast.Let, ast.Assign, ast.AddTo, ast.RemoveFrom, ast.Move, ast.Shuffle, ast.Draw, ast.Log)
+    def n_straight(self, s, scope):
+        """A statement that lowers to straight-line steps: their lines."""
+        sub = _Builder()
+        self.lower.visit(s, sub, scope)
+        lines = []
+        for instr in sub.code:
+            if not isinstance(instr, Step):
+                raise TypeError(f"{type(s).__name__} does not lower to straight-line code")
+            lines += [(line, s.span) for line, _ in instr.lines]
+        return lines
+
+    suspending = elsewhere(
+        ast.Choose, ast.CallStmt, why="a statement that suspends is an instruction of its own"
+    )
+
+
+_LOOPS = (ast.For, ast.Repeat, ast.While)
+
+
+def _native_ok(s: ast.Statement, loops: int = 0) -> bool:
+    """Can `s` run as plain Python inside one instruction: nothing in it suspends (stops for
+    a decision or calls a procedure), and no `break` in it leaves a loop that is not itself
+    part of it? Each statement class declares whether it suspends (`ast.Statement`); one
+    that does not say is refused, never taken for plain Python."""
+    suspends = getattr(type(s), "suspends", None)
+    if not isinstance(suspends, bool):
+        raise TypeError(f"{type(s).__name__} does not declare whether it can suspend")
+    if suspends:
+        return False
+    if isinstance(s, ast.Break):
+        return loops > 0
+    inner = loops + 1 if isinstance(s, _LOOPS) else loops
+    return all(_native_ok(x, inner) for block in ast.blocks_of(s) for x in block.stmts)

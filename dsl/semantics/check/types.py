@@ -1,0 +1,752 @@
+"""Names and types: every name bound, every operation applied to values it accepts.
+
+Types are `int`, `bool`, `text`, `player`, `none`, `any`, the name of an enum (its values),
+of a record (rows of its tables), of a map (its nodes), and `("list", T)`. `any` and `none`
+fit everything, so the checker only reports what is certainly wrong.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dsl.errors import Diagnostic, Note, diag, did_you_mean
+from dsl.semantics.builtins import BUILTINS, STATE_TYPES
+from dsl.semantics.check.data import known_type
+from dsl.semantics.symbols import Symbols
+from dsl.syntax import ast
+from dsl.syntax.visitor import Visitor, elsewhere, on
+
+ANY = "any"
+
+
+def show(t) -> str:
+    if isinstance(t, tuple):
+        return f"list of {show(t[1])}"
+    return t
+
+
+def fits(value, expected) -> bool:
+    if value in (ANY, "none") or expected in (ANY, "none"):
+        return True
+    if isinstance(value, tuple) or isinstance(expected, tuple):
+        return (
+            isinstance(value, tuple) and isinstance(expected, tuple) and fits(value[1], expected[1])
+        )
+    return value == expected
+
+
+class TypeChecker(Visitor):
+    """One handler per node class: a declaration's checks, a statement's checks in a scope
+    (local name -> type), an expression's, a type's or a key's type."""
+
+    not_given = elsewhere(
+        ast.File,
+        ast.Import,
+        *ast.OVERLAYS,
+        why="resolve merges the files and applies imports and overlays before checking",
+    )
+    scenario_parts = elsewhere(
+        ast.Scenario,
+        *ast.SCENARIO_STEPS,
+        why="a scenario's parts become declarations (interpreter/scenario.py) to be checked",
+    )
+    with_parent = elsewhere(
+        ast.KwArg,
+        ast.Row,
+        ast.MapNode,
+        ast.MapEdge,
+        ast.ParamDecl,
+        why="the call, table, map, fn or proc that holds it checks it",
+    )
+
+    def __init__(self, program, symbols: Symbols):
+        self.program = program
+        self.sym = symbols
+        self.out: list[Diagnostic] = []
+
+    # ------------------------------------------------------------------ helpers
+    def error(self, code, message, span, hint=None):
+        self.out.append(diag(code, message, span, hint=hint))
+
+    def type_of(self, t) -> object:
+        return ANY if t is None else self.visit(t)
+
+    @on(ast.TypeList)
+    def t_TypeList(self, t: ast.TypeList) -> object:
+        return ("list", self.type_of(t.elem))
+
+    @on(ast.TypeName)
+    def t_TypeName(self, t: ast.TypeName) -> object:
+        if not known_type(t.name, self.sym):
+            self.error(
+                "K202",
+                f"unknown type {t.name!r}",
+                t.span,
+                hint=did_you_mean(
+                    t.name,
+                    ["int", "bool", "text", "player"]
+                    + [
+                        n
+                        for n, k in self.sym.kind.items()
+                        if k in ("enum", "record", "table", "map")
+                    ],
+                ),
+            )
+            return ANY
+        if self.sym.kind.get(t.name) == "table":
+            return self.sym.decls[t.name].record
+        return t.name
+
+    def expect(self, actual, expected, span, what: str):
+        if not fits(actual, expected):
+            self.error("K204", f"{what} should be {show(expected)}, not {show(actual)}", span)
+
+    def key_type(self, key):
+        return self.visit(key)
+
+    @on(ast.KeyRange)
+    def k_KeyRange(self, key: ast.KeyRange):
+        return "int"
+
+    @on(ast.KeyName)
+    def k_KeyName(self, key: ast.KeyName):
+        kind = self.sym.kind.get(key.name)
+        if key.name == "player":
+            return "player"
+        if kind == "table":
+            return self.sym.decls[key.name].record
+        return key.name if kind in ("enum", "map") else ANY
+
+    def state_type(self, decl):
+        if isinstance(decl, ast.Var):
+            return self.type_of(decl.type)
+        if isinstance(decl, ast.Zone):
+            elem = self.type_of(decl.elem) if decl.elem is not None else ANY
+            return ("list", elem)
+        assert isinstance(decl, ast.Pool), decl
+        return "int"
+
+    # ------------------------------------------------------------------ declarations
+    def run(self) -> list[Diagnostic]:
+        for decl in self.program.decls.values():
+            self.visit(decl)
+        return self.out
+
+    @on(ast.Title, ast.Source, ast.Players, ast.Bound, ast.Enum, ast.Map, ast.Note)
+    def d_untyped(self, d) -> None:
+        """Nothing in these has a type (`Symbols` binds the names of enums and maps)."""
+
+    @on(ast.Param)
+    def d_Param(self, d: ast.Param):
+        self.expect(
+            self.expr(d.value, {}),
+            self.type_of(d.type),
+            d.value.span,
+            f"the value of parameter {d.name!r}",
+        )
+
+    @on(ast.Record)
+    def d_Record(self, d: ast.Record):
+        for f in d.fields:
+            self.visit(f)
+
+    @on(ast.Field)
+    def f_Field(self, f: ast.Field):
+        self.type_of(f.type)
+
+    @on(ast.Table)
+    def d_Table(self, d: ast.Table):
+        record = self.program.decls.get(d.record)
+        if not isinstance(record, ast.Record):
+            return
+        types = [(f.name, self.type_of(f.type)) for f in record.fields]
+        by_name = dict(types)
+        for row in d.rows:
+            positional = [a for a in row.args if not isinstance(a, ast.KwArg)]
+            for (name, t), value in zip(types, positional):
+                self.expect(
+                    self.expr(value, {}), t, value.span, f"field {name!r} of row {row.name!r}"
+                )
+            for arg in row.args:
+                if isinstance(arg, ast.KwArg) and arg.name in by_name:
+                    self.expect(
+                        self.expr(arg.value, {}),
+                        by_name[arg.name],
+                        arg.span,
+                        f"field {arg.name!r} of row {row.name!r}",
+                    )
+
+    def initial(self, d, value) -> None:
+        """An initial value is computed before the game starts: it may not read the state."""
+        for node in ast.walk(value):
+            name = node.name if isinstance(node, ast.NameRef) else None
+            if name is not None and self.sym.kind.get(name) in ("var", "zone", "pool"):
+                self.error(
+                    "K230",
+                    f"the initial value of {d.name!r} reads {name!r}, which does not exist yet "
+                    "when the game starts",
+                    node.span,
+                    hint="start from a constant and set it in `setup`",
+                )
+
+    @on(ast.Var)
+    def d_Var(self, d: ast.Var):
+        self.initial(d, d.value)
+        self.expect(
+            self.expr(d.value, {}),
+            self.type_of(d.type),
+            d.value.span,
+            f"the initial value of {d.name!r}",
+        )
+
+    @on(ast.Zone)
+    def d_Zone(self, d: ast.Zone):
+        if d.elem is not None:
+            self.type_of(d.elem)
+
+    @on(ast.Pool)
+    def d_Pool(self, d: ast.Pool):
+        if d.value is not None:
+            self.initial(d, d.value)
+            self.expect(self.expr(d.value, {}), "int", d.value.span, "a pool's count")
+
+    @on(ast.Fn)
+    def d_Fn(self, d: ast.Fn):
+        for p in d.params:
+            self.local(p.name, p.span)
+        scope = {p.name: self.type_of(p.type) for p in d.params}
+        result = self.expr(d.body, scope)
+        if d.result is not None:
+            self.expect(result, self.type_of(d.result), d.body.span, f"the value of {d.name!r}")
+        for node in ast.walk(d.body):
+            if isinstance(node, (ast.RollDice, ast.RollTable)) or (
+                isinstance(node, ast.CallExpr) and node.name == "dice"
+            ):
+                self.error(
+                    "K218",
+                    f"the derived value {d.name!r} rolls dice; derived values must "
+                    "not change the state",
+                    node.span,
+                    hint="roll in a proc and pass the result",
+                )
+
+    @on(ast.Proc)
+    def d_Proc(self, d: ast.Proc):
+        for p in d.params:
+            self.local(p.name, p.span)
+        self.block(d.body, {p.name: self.type_of(p.type) for p in d.params})
+
+    @on(ast.Setup)
+    def d_Setup(self, d: ast.Setup):
+        self.block(d.body, {})
+
+    @on(ast.Round)
+    def d_Round(self, d: ast.Round):
+        self.block(d.body, {})
+
+    @on(ast.Score)
+    def d_Score(self, d: ast.Score):
+        self.expect(self.expr(d.value, {d.param: "player"}), "int", d.value.span, "a score")
+
+    @on(ast.Invariant)
+    def d_Invariant(self, d: ast.Invariant):
+        self.expect(self.expr(d.value, {}), "bool", d.value.span, f"invariant {d.name!r}")
+
+    # ------------------------------------------------------------------ statements
+    @on(ast.Block)
+    def block(self, block: ast.Block, scope: dict):
+        for stmt in block.stmts:
+            self.stmt(stmt, scope)
+
+    def stmt(self, s, scope: dict) -> None:
+        self.visit(s, scope)
+
+    @on(ast.Let)
+    def s_Let(self, s: ast.Let, scope: dict):
+        self.local(s.name, s.span)
+        scope[s.name] = self.expr(s.value, scope)
+
+    @on(ast.Assign)
+    def s_Assign(self, s: ast.Assign, scope: dict):
+        target, op, value = s.target, s.op, s.value
+        t = self.target(target, scope)
+        v = self.expr(value, scope)
+        if op == "=":
+            self.expect(v, t, value.span, f"the value assigned to {target.name!r}")
+        elif not isinstance(t, tuple):
+            self.expect(t, "int", target.span, f"{target.name!r} (with {op})")
+            self.expect(v, "int", value.span, f"the right side of {op}")
+
+    @on(ast.If)
+    def s_If(self, s: ast.If, scope: dict):
+        for cond, body in s.branches:
+            self.expect(self.expr(cond, scope), "bool", cond.span, "a condition")
+            self.block(body, scope)
+        if s.otherwise is not None:
+            self.block(s.otherwise, scope)
+
+    @on(ast.For)
+    def s_For(self, s: ast.For, scope: dict):
+        self.local(s.name, s.span)
+        scope[s.name] = self.elem(self.expr(s.iter, scope), s.iter.span)
+        self.block(s.body, scope)
+
+    @on(ast.Repeat)
+    def s_Repeat(self, s: ast.Repeat, scope: dict):
+        self.expect(self.expr(s.count, scope), "int", s.count.span, "a repeat count")
+        self.block(s.body, scope)
+
+    @on(ast.While)
+    def s_While(self, s: ast.While, scope: dict):
+        self.expect(self.expr(s.cond, scope), "bool", s.cond.span, "a loop condition")
+        self.block(s.body, scope)
+
+    @on(ast.Choose)
+    def s_Choose(self, s: ast.Choose, scope: dict):
+        self.local(s.name, s.span)
+        self.expect(self.expr(s.player, scope), "player", s.player.span, "who decides")
+        scope[s.name] = self.elem(self.expr(s.options, scope), s.options.span)
+
+    @on(ast.CallStmt)
+    def s_CallStmt(self, s: ast.CallStmt, scope: dict):
+        self.call(s, scope, statement=True)
+
+    @on(ast.AddTo, ast.RemoveFrom)
+    def s_AddTo(self, s: ast.AddTo | ast.RemoveFrom, scope: dict):
+        t = self.zone(s.target, scope)
+        self.expect(
+            self.expr(s.value, scope),
+            self.elem(t, s.target.span),
+            s.value.span,
+            f"an item of {s.target.name!r}",
+        )
+
+    @on(ast.Move)
+    def s_Move(self, s: ast.Move, scope: dict):
+        t = self.elem(self.zone(s.source, scope), s.source.span)
+        self.elem(self.zone(s.dest, scope), s.dest.span)
+        self.expect(self.expr(s.value, scope), t, s.value.span, f"an item of {s.source.name!r}")
+
+    @on(ast.Shuffle)
+    def s_Shuffle(self, s: ast.Shuffle, scope: dict):
+        self.elem(self.target(s.target, scope), s.target.span)
+
+    @on(ast.Draw)
+    def s_Draw(self, s: ast.Draw, scope: dict):
+        self.expect(self.expr(s.count, scope), "int", s.count.span, "how many to draw")
+        self.elem(self.zone(s.source, scope), s.source.span)
+        self.elem(self.zone(s.dest, scope), s.dest.span)
+
+    @on(ast.EndGame)
+    def s_EndGame(self, s: ast.EndGame, scope: dict):
+        self.expect(self.expr(s.winners, scope), ("list", "player"), s.winners.span, "the winners")
+
+    @on(ast.Log)
+    def s_Log(self, s: ast.Log, scope: dict):
+        for a in s.args:
+            self.expr(a, scope)
+
+    @on(ast.Break, ast.Pass)
+    def s_nothing(self, s, scope: dict):
+        """Nothing to check."""
+
+    @on(ast.Target)
+    def target(self, t: ast.Target, scope: dict):
+        if t.name in scope:
+            base = scope[t.name]
+            for index in t.indices:
+                self.list_index(index, scope)
+                base = self.elem(base, t.span)
+            return base
+        kind = self.sym.kind.get(t.name)
+        if kind not in ("var", "zone", "pool"):
+            if kind is None:
+                self.unknown(t.name, t.span, scope)
+            else:
+                self.error(
+                    "K208",
+                    f"{t.name!r} is a {kind} and cannot be changed",
+                    t.span,
+                    hint="declare state with `var`, or a local with `let`",
+                )
+            return ANY
+        decl = self.sym.decls[t.name]
+        return self.indexed(decl, t.indices, t.span, scope)
+
+    def zone(self, t: ast.Target, scope: dict):
+        """The list a card goes into or comes out of: a slot `z[i]` of a row zone stands for
+        the row itself (the card goes into that slot)."""
+        decl = self.sym.decls.get(t.name) if t.name not in scope else None
+        if isinstance(decl, ast.Zone) and decl.kind == "row":
+            keys = len(self.sym.keys_of(decl))
+            if len(t.indices) == keys + 1:
+                self.list_index(t.indices[-1], scope)
+                return self.target(ast.Target(t.name, t.indices[:-1], span=t.span), scope)
+        return self.target(t, scope)
+
+    def indexed(self, decl, indices, span, scope):
+        t = self.state_type(decl)
+        keys = self.sym.keys_of(decl)
+        if keys:
+            if len(indices) == len(keys) + 1 and isinstance(t, tuple):
+                # after the keys, one more index reads an item (a slot of a row zone)
+                self.list_index(indices[-1], scope)
+                return self.indexed(decl, indices[:-1], span, scope)[1]
+            if len(indices) != len(keys):
+                self.error(
+                    "K209",
+                    f"{decl.name!r} has {_count(len(keys), 'key')} but "
+                    f"{len(indices)} {'was' if len(indices) == 1 else 'were'} given",
+                    span,
+                    hint=f"write {decl.name}["
+                    + ", ".join(
+                        k.name if isinstance(k, ast.KeyName) else f"{k.lo}..{k.hi}" for k in keys
+                    )
+                    + "]",
+                )
+                return t
+            for key, index in zip(keys, indices):
+                self.expect(
+                    self.expr(index, scope),
+                    self.key_type(key),
+                    index.span,
+                    f"a key of {decl.name!r}",
+                )
+            return t
+        for index in indices:
+            self.list_index(index, scope)
+            t = self.elem(t, span)
+        return t
+
+    def list_index(self, index, scope):
+        """Lists are indexed by int; a player also indexes a per-seat list (seat 1 is 0)."""
+        t = self.expr(index, scope)
+        if t != "player":
+            self.expect(t, "int", index.span, "a list index")
+
+    def elem(self, t, span):
+        if isinstance(t, tuple):
+            return t[1]
+        if t != ANY and t != "none":
+            self.error("K204", f"a list is needed here, not {show(t)}", span)
+        return ANY
+
+    def local(self, name: str, span) -> None:
+        """A local must not hide a declared name: `let year = 5` would never touch the state."""
+        kind = self.sym.kind.get(name)
+        if kind is None and name not in STATE_TYPES:
+            return
+        self.out.append(
+            diag(
+                "K229",
+                f"the local {name!r} would hide the {kind or 'built-in name'} of the same name",
+                span,
+                notes=(Note(self.sym.spans[name], "declared here"),) if kind else (),
+                hint="pick another name for the local",
+            )
+        )
+
+    def names_of(self, *kinds: str) -> list[str]:
+        return [n for n, k in self.sym.kind.items() if k in kinds]
+
+    def unknown(self, name, span, scope):
+        candidates = list(scope) + list(self.sym.kind) + list(BUILTINS) + list(STATE_TYPES)
+        self.error("K201", f"unknown name {name!r}", span, hint=did_you_mean(name, candidates))
+
+    def call(self, c, scope, statement: bool):
+        kind = self.sym.kind.get(c.name)
+        args = [a for a in c.args if not isinstance(a, ast.KwArg)]
+        for a in c.args:
+            if isinstance(a, ast.KwArg):
+                self.error("K203", "named arguments are only used in table rows", a.span)
+        if statement:
+            if kind in ("proc", "phase", "step"):
+                return self.check_args(c, self.sym.decls[c.name].params, args, scope)
+            if kind == "fn" or c.name in BUILTINS:
+                self.error(
+                    "K222",
+                    f"{c.name!r} computes a value; it cannot stand alone as a statement",
+                    c.span,
+                    hint="use it in an expression, e.g. `let x = ...`",
+                )
+                return ANY
+            self.error(
+                "K201",
+                f"unknown procedure {c.name!r}",
+                c.span,
+                hint=did_you_mean(
+                    c.name, [n for n, k in self.sym.kind.items() if k in ("proc", "phase", "step")]
+                ),
+            )
+            return ANY
+        if kind == "fn":
+            decl = self.sym.decls[c.name]
+            self.check_args(c, decl.params, args, scope)
+            return self.type_of(decl.result) if decl.result is not None else ANY
+        if kind in ("proc", "phase", "step"):
+            self.error(
+                "K222",
+                f"{c.name!r} is a {kind}; it changes the game and has no value",
+                c.span,
+                hint="call it as a statement on its own line",
+            )
+            return ANY
+        spec = BUILTINS.get(c.name)
+        if spec is None:
+            self.error(
+                "K201",
+                f"unknown function {c.name!r}",
+                c.span,
+                hint=did_you_mean(
+                    c.name, list(BUILTINS) + [n for n, k in self.sym.kind.items() if k == "fn"]
+                ),
+            )
+            return ANY
+        lo, hi = spec.arity
+        if not lo <= len(args) <= hi:
+            wanted = str(lo) if lo == hi else f"{lo} or {hi}"
+            self.error(
+                "K203",
+                f"{c.name}() takes {wanted} argument(s), not {len(args)}",
+                c.span,
+                hint=f"{c.name}: {spec.doc}",
+            )
+            return ANY
+        if c.name in ("nodes", "rows", "values"):
+            wanted = {"nodes": "map", "rows": "table", "values": "enum"}[c.name]
+            arg = args[0]
+            if not (isinstance(arg, ast.NameRef) and self.sym.kind.get(arg.name) == wanted):
+                self.error("K204", f"{c.name}() takes the name of a {wanted}", arg.span)
+                return ANY
+            if wanted == "map":
+                return ("list", arg.name)
+            if wanted == "table":
+                return ("list", self.sym.decls[arg.name].record)
+            return ("list", arg.name)
+        types = [self.expr(a, scope) for a in args]
+        result = spec.result
+        return result(types) if callable(result) else result
+
+    def check_args(self, c, params, args, scope):
+        if len(params) != len(args):
+            self.out.append(
+                diag(
+                    "K203",
+                    f"{c.name!r} takes {_count(len(params), 'argument')}, not {len(args)}",
+                    c.span,
+                    notes=(Note(self.sym.spans[c.name], f"{c.name!r} is defined here"),),
+                )
+            )
+            return ANY
+        for p, a in zip(params, args):
+            self.expect(
+                self.expr(a, scope),
+                self.type_of(p.type),
+                a.span,
+                f"argument {p.name!r} of {c.name!r}",
+            )
+        return ANY
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, e, scope: dict):
+        return self.visit(e, scope)
+
+    @on(ast.IntLit)
+    def x_IntLit(self, e, scope: dict):
+        return "int"
+
+    @on(ast.StrLit)
+    def x_StrLit(self, e, scope: dict):
+        return "text"
+
+    @on(ast.BoolLit)
+    def x_BoolLit(self, e, scope: dict):
+        return "bool"
+
+    @on(ast.NoneLit)
+    def x_NoneLit(self, e, scope: dict):
+        return "none"
+
+    @on(ast.NameRef)
+    def x_NameRef(self, e: ast.NameRef, scope: dict):
+        return self.name(e.name, e.span, scope)
+
+    @on(ast.ListLit)
+    def x_ListLit(self, e: ast.ListLit, scope: dict):
+        types = [self.expr(i, scope) for i in e.items]
+        if not types or not all(fits(t, types[0]) for t in types):
+            return ("list", ANY)  # a tuple-like list such as [color, 2]: items vary
+        return ("list", types[0])
+
+    @on(ast.Comprehension)
+    def x_Comprehension(self, e: ast.Comprehension, scope: dict):
+        inner = dict(scope)
+        for f in e.fors:
+            self.visit(f, inner)
+        if e.cond is not None:
+            self.expect(self.expr(e.cond, inner), "bool", e.cond.span, "a filter")
+        return ("list", self.expr(e.expr, inner))
+
+    @on(ast.CompFor)
+    def x_CompFor(self, f: ast.CompFor, scope: dict):
+        """A comprehension's `for`: binds its name in the comprehension's own scope."""
+        self.local(f.name, f.span)
+        scope[f.name] = self.elem(self.expr(f.iter, scope), f.iter.span)
+
+    @on(ast.IfExpr)
+    def x_IfExpr(self, e: ast.IfExpr, scope: dict):
+        self.expect(self.expr(e.cond, scope), "bool", e.cond.span, "a condition")
+        a, b = self.expr(e.then, scope), self.expr(e.other, scope)
+        return a if a not in (ANY, "none") else b
+
+    @on(ast.UnaryOp)
+    def x_UnaryOp(self, e: ast.UnaryOp, scope: dict):
+        if e.op == "not":
+            self.expect(self.expr(e.operand, scope), "bool", e.operand.span, "the operand of `not`")
+            return "bool"
+        self.expect(self.expr(e.operand, scope), "int", e.operand.span, "the operand of `-`")
+        return "int"
+
+    @on(ast.FieldGet)
+    def x_FieldGet(self, e: ast.FieldGet, scope: dict):
+        return self.field(self.expr(e.obj, scope), e.name, e.span)
+
+    @on(ast.IndexGet)
+    def x_IndexGet(self, e: ast.IndexGet, scope: dict):
+        obj, indices = e.obj, e.indices
+        if (
+            isinstance(obj, ast.NameRef)
+            and obj.name not in scope
+            and self.sym.kind.get(obj.name) in ("var", "zone", "pool")
+        ):
+            return self.indexed(self.sym.decls[obj.name], indices, e.span, scope)
+        t = self.expr(obj, scope)
+        if len(indices) != 1:
+            self.error("K209", "a list takes one index", e.span)
+        for index in indices:
+            self.list_index(index, scope)
+        return self.elem(t, e.span)
+
+    @on(ast.CallExpr)
+    def x_CallExpr(self, e: ast.CallExpr, scope: dict):
+        return self.call(e, scope, statement=False)
+
+    @on(ast.RollDice)
+    def x_RollDice(self, e: ast.RollDice, scope: dict):
+        if e.count < 1 or e.sides < 1:
+            self.error("K228", "a roll needs at least one die with at least one side", e.span)
+        return "int" if e.count <= 1 else ("list", "int")
+
+    @on(ast.RollTable)
+    def x_RollTable(self, e: ast.RollTable, scope: dict):
+        table = e.table
+        decl = self.sym.decls.get(table)
+        if decl is None or self.sym.kind.get(table) != "table":
+            self.error(
+                "K201",
+                f"unknown table {table!r}",
+                e.span,
+                hint=(
+                    f"for dice write the count too, as in `roll 1{table}`"
+                    if re.fullmatch(r"d[0-9]+", table)
+                    else did_you_mean(table, self.names_of("table"))
+                ),
+            )
+            return ANY
+        if decl.dice is None:
+            self.error("K214", f"table {table!r} is not rolled (it has no `roll NdS`)", e.span)
+        return decl.record
+
+    def name(self, name, span, scope):
+        if name in scope:
+            return scope[name]
+        if name in STATE_TYPES:
+            return STATE_TYPES[name]
+        kind = self.sym.kind.get(name)
+        if kind is None:
+            self.unknown(name, span, scope)
+            return ANY
+        decl = self.sym.decls[name]
+        if kind == "enum value":
+            return decl.name
+        if kind == "row":
+            return self.sym.decls[self.sym.owner[name]].record
+        if kind == "node":
+            return self.sym.owner[name]
+        if kind == "param":
+            return self.type_of(decl.type)
+        if kind in ("var", "zone", "pool"):
+            if self.sym.keys_of(decl):
+                self.error("K209", f"{name!r} needs its key(s): {name}[...]", span)
+            return self.state_type(decl)
+        self.error(
+            "K204",
+            f"{name!r} is a {kind}, not a value",
+            span,
+            hint="call it with (...)" if kind in ("fn",) else None,
+        )
+        return ANY
+
+    def field(self, t, name, span):
+        if name in ("id", "title", "table"):
+            return "text"
+        if t in (ANY, "none"):
+            return ANY
+        record = self.program.decls.get(t) if isinstance(t, str) else None
+        if not isinstance(record, ast.Record):
+            self.error("K205", f"a value of type {show(t)} has no fields", span)
+            return ANY
+        for f in record.fields:
+            if f.name == name:
+                return self.type_of(f.type)
+        self.error(
+            "K205",
+            f"{record.name!r} has no field {name!r}",
+            span,
+            hint=did_you_mean(name, [f.name for f in record.fields] + ["id", "title"]),
+        )
+        return ANY
+
+    @on(ast.BinOp)
+    def binop(self, e: ast.BinOp, scope):
+        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+        op = e.op
+        if op in ("and", "or"):
+            self.expect(a, "bool", e.left.span, f"the left side of `{op}`")
+            self.expect(b, "bool", e.right.span, f"the right side of `{op}`")
+            return "bool"
+        if op in ("in", "not in"):
+            self.expect(a, self.elem(b, e.right.span), e.left.span, f"the left side of `{op}`")
+            return "bool"
+        if op in ("==", "!="):
+            if not fits(a, b):
+                self.error(
+                    "K204",
+                    f"comparing {show(a)} with {show(b)} is always "
+                    f"{'false' if op == '==' else 'true'}",
+                    e.span,
+                    hint=(
+                        "a player is not a number: compare with `player(n)`, or use `seat(p)`"
+                        if {a, b} == {"player", "int"}
+                        else None
+                    ),
+                )
+            return "bool"
+        if op == "+" and (isinstance(a, tuple) or isinstance(b, tuple)):
+            # joining lists of different kinds is how options end in "done": a mixed list
+            self.expect(a, ("list", ANY), e.left.span, "the left side of `+`")
+            self.expect(b, ("list", ANY), e.right.span, "the right side of `+`")
+            if isinstance(a, tuple) and isinstance(b, tuple) and not fits(a[1], b[1]):
+                return ("list", ANY)
+            return a if a != ANY else b
+        self.expect(a, "int", e.left.span, f"the left side of `{op}`")
+        self.expect(b, "int", e.right.span, f"the right side of `{op}`")
+        return "bool" if op in ("<", "<=", ">", ">=") else "int"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def check_types(program, symbols: Symbols) -> list[Diagnostic]:
+    return TypeChecker(program, symbols).run()

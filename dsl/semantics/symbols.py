@@ -1,0 +1,237 @@
+"""The global names of a resolved program: what each name is, and the data behind it.
+
+Built once from a `Program` (after resolve) and shared by the checker and the compiler:
+enum values, table rows and map nodes are constants (their names); parameters are evaluated
+constants; variables, zones and pools get state slots; key domains get index maps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dsl.errors import Diagnostic, Note, diag, did_you_mean
+from dsl.syntax import ast
+from dsl.syntax.visitor import Visitor, elsewhere, on
+
+
+class Symbols:
+    def __init__(self, program, max_players: int):
+        self.program = program
+        self.max_players = max_players
+        self.decls: dict[str, Any] = {}
+        self.kind: dict[
+            str, str
+        ] = {}  # name -> enum|enumval|record|table|row|map|node|param|var|fn|proc
+        self.owner: dict[str, str] = {}  # enum value -> enum, row -> table, node -> map
+        self.spans: dict[str, Any] = {}
+        self.params: dict[str, Any] = {}
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.table_rows: dict[str, list[str]] = {}
+        self.adjacency: dict[str, list[str]] = {}
+        self.map_nodes: dict[str, list[str]] = {}
+        self.state_decls: list = []
+        self._slots: dict[str, int] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self._collect()
+
+    # ------------------------------------------------------------------ building
+    def _bind(self, name: str, kind: str, decl, span) -> None:
+        if name in self.kind:
+            self.diagnostics.append(
+                diag(
+                    "K210",
+                    f"the name {name!r} is used twice (as {_a(self.kind[name])} and as {_a(kind)})",
+                    span,
+                    hint="enum values, row ids, map nodes and declarations share one namespace",
+                    notes=(Note(self.spans[name], "first used here"),),
+                )
+            )
+            return
+        self.kind[name] = kind
+        self.decls[name] = decl
+        self.spans[name] = span
+
+    def _collect(self) -> None:
+        binder = _Binder(self)
+        for decl in self.program.decls.values():
+            binder.visit(decl)
+
+    def fill_rows(self, evaluate) -> None:
+        """Evaluate every row's fields (constants) with `evaluate(expr) -> value`."""
+        for table in self.program.get(ast.Table):
+            record = self.program.decls.get(table.record)
+            fields = [f.name for f in record.fields] if isinstance(record, ast.Record) else []
+            for row in table.rows:
+                data: dict[str, Any] = {name: None for name in fields}
+                positional = [a for a in row.args if not isinstance(a, ast.KwArg)]
+                for name, arg in zip(fields, positional):
+                    data[name] = evaluate(arg)
+                for arg in row.args:
+                    if isinstance(arg, ast.KwArg):
+                        data[arg.name] = evaluate(arg.value)
+                data.update(id=row.name, title=row.title or row.name, table=table.name)
+                self.rows[row.name] = data
+
+    # ------------------------------------------------------------------ queries
+    @staticmethod
+    def keys_of(decl) -> tuple:
+        """The keys of a state declaration; a pool is also keyed by the enum it counts."""
+        if isinstance(decl, ast.Pool):
+            return tuple(decl.keys) + (ast.KeyName(decl.enum, span=decl.span),)
+        return tuple(getattr(decl, "keys", ()))
+
+    def slot_of(self, name: str) -> int | None:
+        return self._slots.get(name)
+
+    def is_constant(self, name: str) -> bool:
+        return self.kind.get(name) in ("enum value", "row", "node", "param")
+
+    def constant(self, name: str):
+        kind = self.kind.get(name)
+        if kind == "param":
+            return self.params[name]
+        if kind in ("enum value", "row", "node"):
+            return name
+        raise KeyError(name)
+
+    def domain(self, key) -> tuple:
+        if isinstance(key, ast.KeyRange):
+            return tuple(range(key.lo, key.hi + 1))
+        name = key.name
+        if name == "player":
+            return tuple(range(self.max_players))
+        kind = self.kind.get(name)
+        if kind == "enum":
+            return tuple(self.decls[name].values)
+        if kind == "map":
+            return tuple(self.map_nodes[name])
+        if kind == "table":
+            return tuple(dict.fromkeys(self.table_rows[name]))
+        raise KeyError(name)
+
+    def domain_index(self, key) -> dict:
+        return {value: i for i, value in enumerate(self.domain(key))}
+
+    def roll_table(self, name: str):
+        table = self.decls[name]
+        count, sides = (int(x) for x in table.dice.split("d"))
+        lookup: list[Any] = [None] * (count * sides + 1)
+        for row in table.rows:
+            if row.lo is None:
+                continue
+            lo, hi = face(row.lo, sides), face(row.hi, sides)
+            for value in range(lo, hi + 1):
+                if 0 <= value < len(lookup):
+                    lookup[value] = row.name
+        return count, sides, lookup
+
+
+class _Binder(Visitor):
+    """Binds the names each declaration defines in its `Symbols`."""
+
+    domain = ast.DECLARATIONS
+
+    not_given = elsewhere(ast.Import, why="resolve merges imported libraries")
+
+    def __init__(self, symbols: Symbols):
+        self.sym = symbols
+
+    @on(ast.Enum)
+    def enum(self, decl: ast.Enum) -> None:
+        sym = self.sym
+        sym._bind(decl.name, "enum", decl, decl.span)
+        for value in decl.values:
+            sym._bind(value, "enum value", decl, decl.span)
+            sym.owner[value] = decl.name
+            sym.rows[value] = {"id": value, "title": value, "table": decl.name}
+
+    @on(ast.Record)
+    def record(self, decl: ast.Record) -> None:
+        self.sym._bind(decl.name, "record", decl, decl.span)
+
+    @on(ast.Table)
+    def table(self, decl: ast.Table) -> None:
+        sym = self.sym
+        sym._bind(decl.name, "table", decl, decl.span)
+        ids = []
+        for row in decl.rows:
+            sym._bind(row.name, "row", row, row.span)
+            sym.owner[row.name] = decl.name
+            ids += [row.name] * (row.copies or 1)
+        sym.table_rows[decl.name] = ids
+
+    @on(ast.Map)
+    def map(self, decl: ast.Map) -> None:
+        sym = self.sym
+        sym._bind(decl.name, "map", decl, decl.span)
+        nodes = []
+        for item in decl.items:
+            if isinstance(item, ast.MapNode):
+                sym._bind(item.name, "node", item, item.span)
+                sym.owner[item.name] = decl.name
+                sym.rows[item.name] = {
+                    "id": item.name,
+                    "title": item.title or item.name,
+                    "table": decl.name,
+                }
+                nodes.append(item.name)
+                sym.adjacency[item.name] = []
+        sym.map_nodes[decl.name] = nodes
+        for item in decl.items:
+            if isinstance(item, ast.MapEdge):
+                for other in item.others:
+                    for a, b in ((item.a, other), (other, item.a)):
+                        if a not in sym.adjacency:
+                            sym.diagnostics.append(
+                                diag(
+                                    "K212",
+                                    f"{a!r} is not a node of map {decl.name!r}",
+                                    item.span,
+                                    hint=did_you_mean(a, nodes),
+                                )
+                            )
+                            break
+                        if b in sym.adjacency and b not in sym.adjacency[a]:
+                            sym.adjacency[a].append(b)
+
+    @on(ast.Param)
+    def param(self, decl: ast.Param) -> None:
+        self.sym._bind(decl.name, "param", decl, decl.span)
+
+    @on(ast.Var, ast.Zone, ast.Pool)
+    def state(self, decl: ast.Var | ast.Zone | ast.Pool) -> None:
+        sym = self.sym
+        sym._bind(decl.name, decl.__class__.__name__.lower(), decl, decl.span)
+        sym._slots[decl.name] = len(sym.state_decls)
+        sym.state_decls.append(decl)
+
+    @on(ast.Fn)
+    def fn(self, decl: ast.Fn) -> None:
+        self.sym._bind(decl.name, "fn", decl, decl.span)
+
+    @on(ast.Proc)
+    def proc(self, decl: ast.Proc) -> None:
+        self.sym._bind(decl.name, decl.kind, decl, decl.span)
+
+    @on(
+        ast.Title,
+        ast.Source,
+        ast.Players,
+        ast.Bound,
+        ast.Setup,
+        ast.Round,
+        ast.Score,
+        ast.Invariant,
+        ast.Note,
+    )
+    def unnamed(self, decl) -> None:
+        """These bind no name of the ruleset's namespace."""
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def face(value: int, sides: int) -> int:
+    """A table's `0`/`00` stands for the die's highest face (d10 `0` = 10, d100 `00` = 100)."""
+    return sides if value == 0 and sides in (10, 100) else value

@@ -1,0 +1,950 @@
+"""The abstract syntax tree: one frozen attrs class per construct.
+
+Produced by `dsl.syntax.parse`, consumed by `dsl.semantics.resolve`, `dsl.semantics.check`,
+`dsl.codegen` and `dsl.syntax.fmt`.
+Every node has a `span` that is ignored by equality, so tests compare structure only.
+
+Every class derives from `Node` and declares the fields that hold other nodes (`children`)
+and, of those, the ones that hold statement blocks (`blocks`); every statement derives from
+`Statement` and declares whether it can suspend (`suspends`). `walk`, `children_of`,
+`blocks_of` and the passes' common base (`dsl.syntax.visitor`) follow these declarations, so a new
+construct is seen by every generic pass once its class declares them (tests/test_passes.py
+checks the declarations against the fields' types).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar, Union, get_args
+
+import attrs
+
+from dsl.errors import NO_SPAN, Span
+
+
+def _span():
+    return attrs.field(default=NO_SPAN, eq=False, repr=False, kw_only=True)
+
+
+class Node:
+    """The base of every AST node.
+
+    `children`: the fields that hold nodes, in field order; such a field holds a node, None,
+    or a tuple of nodes (or of tuples of them, as `If.branches`). `blocks`: those of them that
+    hold statement blocks (`Block`), such as a loop's body."""
+
+    __slots__ = ()
+    children: ClassVar[tuple[str, ...]] = ()
+    blocks: ClassVar[tuple[str, ...]] = ()
+    span: Span  # every class declares it: `_span()`, ignored by equality
+
+
+class Statement(Node):
+    """The base of every statement.
+
+    `suspends` (declared by every statement class, no default): whether the statement itself
+    can stop the run loop, for a decision (`choose`, `ask`) or to run another procedure (a
+    call), so that it must be an instruction of its own and the engine resumes after it.
+    A compound statement (`if`, loops) does not suspend itself; `can_suspend` says whether
+    anything inside it does. The code generator reads `type(stmt).suspends` instead of
+    assuming that a statement it does not know runs as plain Python."""
+
+    __slots__ = ()
+    suspends: ClassVar[bool]
+
+
+# ------------------------------------------------------------------ types and keys
+@attrs.frozen
+class TypeName(Node):
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class TypeList(Node):
+    children = ("elem",)
+
+    elem: Type
+    span: Span = _span()
+
+
+Type = Union[TypeName, TypeList]
+
+
+@attrs.frozen
+class KeyName(Node):
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class KeyRange(Node):
+    lo: int
+    hi: int
+    span: Span = _span()
+
+
+Key = Union[KeyName, KeyRange]
+
+
+# ------------------------------------------------------------------ expressions
+@attrs.frozen
+class IntLit(Node):
+    value: int
+    span: Span = _span()
+
+
+@attrs.frozen
+class StrLit(Node):
+    value: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class BoolLit(Node):
+    value: bool
+    span: Span = _span()
+
+
+@attrs.frozen
+class NoneLit(Node):
+    span: Span = _span()
+
+
+@attrs.frozen
+class NameRef(Node):
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class ListLit(Node):
+    children = ("items",)
+
+    items: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class CompFor(Node):
+    children = ("iter",)
+
+    name: str
+    iter: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Comprehension(Node):
+    children = ("expr", "fors", "cond")
+
+    expr: Expr
+    fors: tuple[CompFor, ...]
+    cond: Expr | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class IfExpr(Node):
+    children = ("cond", "then", "other")
+
+    cond: Expr
+    then: Expr
+    other: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class BinOp(Node):
+    """Arithmetic, comparison, membership and boolean operators (`op` is the operator's text)."""
+
+    children = ("left", "right")
+
+    op: str
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class UnaryOp(Node):
+    children = ("operand",)
+
+    op: str  # "not" or "-"
+    operand: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class FieldGet(Node):
+    children = ("obj",)
+
+    obj: Expr
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class IndexGet(Node):
+    children = ("obj", "indices")
+
+    obj: Expr
+    indices: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class KwArg(Node):
+    children = ("value",)
+
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class CallExpr(Node):
+    children = ("args",)
+
+    name: str
+    args: tuple[Expr | KwArg, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class RollDice(Node):
+    count: int
+    sides: int
+    span: Span = _span()
+
+
+@attrs.frozen
+class RollTable(Node):
+    table: str
+    span: Span = _span()
+
+
+Expr = Union[
+    IntLit,
+    StrLit,
+    BoolLit,
+    NoneLit,
+    NameRef,
+    ListLit,
+    Comprehension,
+    IfExpr,
+    BinOp,
+    UnaryOp,
+    FieldGet,
+    IndexGet,
+    CallExpr,
+    RollDice,
+    RollTable,
+]
+
+
+# ------------------------------------------------------------------ statements
+@attrs.frozen
+class Target(Node):
+    children = ("indices",)
+
+    name: str
+    indices: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Let(Statement):
+    suspends = False
+    children = ("value",)
+
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Assign(Statement):
+    suspends = False
+    children = ("target", "value")
+
+    target: Target
+    op: str  # "=", "+=", "-="
+    value: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class If(Statement):
+    suspends = False
+    children = ("branches", "otherwise")
+    blocks = ("branches", "otherwise")
+
+    branches: tuple[tuple[Expr, Block], ...]
+    otherwise: Block | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class For(Statement):
+    suspends = False
+    children = ("iter", "body")
+    blocks = ("body",)
+
+    name: str
+    iter: Expr
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class Repeat(Statement):
+    suspends = False
+    children = ("count", "body")
+    blocks = ("body",)
+
+    count: Expr
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class While(Statement):
+    suspends = False
+    children = ("cond", "body")
+    blocks = ("body",)
+
+    cond: Expr
+    max: int | None
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class Choose(Statement):
+    suspends = True
+    children = ("player", "options")
+
+    name: str
+    player: Expr
+    options: Expr
+    prompt: str | None
+    cite: str | None
+    span: Span = _span()
+    # `ask`: put to the player even when only one option is left, so that being asked
+    # (or not) tells nobody how many options there were.
+    always: bool = False
+
+
+@attrs.frozen
+class CallStmt(Statement):
+    suspends = True
+    children = ("args",)
+
+    name: str
+    args: tuple[Expr | KwArg, ...]
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class AddTo(Statement):
+    suspends = False
+    children = ("value", "target")
+
+    value: Expr
+    target: Target
+    span: Span = _span()
+
+
+@attrs.frozen
+class RemoveFrom(Statement):
+    suspends = False
+    children = ("value", "target")
+
+    value: Expr
+    target: Target
+    span: Span = _span()
+
+
+@attrs.frozen
+class Move(Statement):
+    suspends = False
+    children = ("value", "source", "dest")
+
+    value: Expr
+    source: Target
+    dest: Target
+    span: Span = _span()
+
+
+@attrs.frozen
+class Shuffle(Statement):
+    suspends = False
+    children = ("target",)
+
+    target: Target
+    span: Span = _span()
+
+
+@attrs.frozen
+class Draw(Statement):
+    suspends = False
+    children = ("count", "source", "dest")
+
+    count: Expr
+    source: Target
+    dest: Target
+    span: Span = _span()
+
+
+@attrs.frozen
+class EndGame(Statement):
+    suspends = False
+    children = ("winners",)
+
+    winners: Expr
+    cite: str | None
+    span: Span = _span()
+    # a scenario's stop after its `run`: play stops there, but the game is not over, so
+    # `game_over` and `winners` say only what the rules themselves did (never parsed)
+    stop: bool = False
+
+
+@attrs.frozen
+class Log(Statement):
+    suspends = False
+    children = ("args",)
+
+    text: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Break(Statement):
+    suspends = False
+
+    span: Span = _span()
+
+
+@attrs.frozen
+class Pass(Statement):
+    suspends = False
+
+    span: Span = _span()
+
+
+Stmt = Union[
+    Let,
+    Assign,
+    If,
+    For,
+    Repeat,
+    While,
+    Choose,
+    CallStmt,
+    AddTo,
+    RemoveFrom,
+    Move,
+    Shuffle,
+    Draw,
+    EndGame,
+    Log,
+    Break,
+    Pass,
+]
+
+
+@attrs.frozen
+class Block(Node):
+    children = ("stmts",)
+
+    stmts: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+# ------------------------------------------------------------------ declarations
+@attrs.frozen
+class Import(Node):
+    path: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Title(Node):
+    text: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Source(Node):
+    text: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Players(Node):
+    lo: int
+    hi: int
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Bound(Node):
+    decisions: int
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Param(Node):
+    children = ("type", "value")
+
+    name: str
+    type: Type
+    value: Expr
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Enum(Node):
+    name: str
+    values: tuple[str, ...]
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Field(Node):
+    children = ("type",)
+
+    name: str
+    type: Type
+    span: Span = _span()
+
+
+@attrs.frozen
+class Record(Node):
+    children = ("fields",)
+
+    keyword: str  # record | card | tile
+    name: str
+    fields: tuple[Field, ...]
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Row(Node):
+    children = ("args",)
+
+    lo: int | None
+    hi: int | None
+    name: str
+    title: str | None
+    args: tuple[Expr | KwArg, ...]
+    copies: int | None
+    cite: str | None
+    span: Span = _span()
+    # `reconstructed ["reason"]`: the book does not print (all of) these values; they are
+    # authored, and `reason` says which or why
+    reconstructed: bool = attrs.field(default=False, kw_only=True)
+    reason: str | None = attrs.field(default=None, kw_only=True)
+
+
+@attrs.frozen
+class Table(Node):
+    children = ("rows",)
+
+    name: str
+    record: str
+    dice: str | None  # e.g. "1d100"
+    rows: tuple[Row, ...]
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class MapNode(Node):
+    name: str
+    title: str | None
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class MapEdge(Node):
+    a: str
+    others: tuple[str, ...]
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Map(Node):
+    children = ("items",)
+
+    name: str
+    items: tuple[MapNode | MapEdge, ...]
+    cite: str | None
+    span: Span = _span()
+    # `reconstructed ["reason"]`: the book does not print this board; its places and
+    # connections are authored, and `reason` says what they were built from
+    reconstructed: bool = attrs.field(default=False, kw_only=True)
+    reason: str | None = attrs.field(default=None, kw_only=True)
+
+
+@attrs.frozen
+class Var(Node):
+    children = ("keys", "type", "value")
+
+    name: str
+    keys: tuple[Key, ...]
+    type: Type
+    value: Expr
+    visibility: str
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Zone(Node):
+    children = ("keys", "elem")
+
+    name: str
+    keys: tuple[Key, ...]
+    kind: str  # deck | pile | hand | list | row
+    size: int | None  # slots of a row
+    elem: Type | None
+    visibility: str
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Pool(Node):
+    children = ("keys", "value")
+
+    name: str
+    keys: tuple[Key, ...]
+    enum: str
+    value: Expr | None
+    visibility: str
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class ParamDecl(Node):
+    children = ("type",)
+
+    name: str
+    type: Type
+    span: Span = _span()
+
+
+@attrs.frozen
+class Fn(Node):
+    children = ("params", "result", "body")
+
+    name: str
+    params: tuple[ParamDecl, ...]
+    result: Type | None
+    body: Expr
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Proc(Node):
+    children = ("params", "body")
+    blocks = ("body",)
+
+    kind: str  # proc | phase | step
+    name: str
+    params: tuple[ParamDecl, ...]
+    body: Block
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Setup(Node):
+    children = ("body",)
+    blocks = ("body",)
+
+    body: Block
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Round(Node):
+    children = ("body",)
+    blocks = ("body",)
+
+    max: int
+    body: Block
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Score(Node):
+    children = ("value",)
+
+    param: str
+    value: Expr
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Invariant(Node):
+    children = ("value",)
+
+    name: str
+    value: Expr
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Note(Node):
+    kind: str  # interpretation | deviation | contradiction
+    name: str
+    text: str
+    cite: str | None
+    span: Span = _span()
+    # further sections the note cites (a contradiction names every place that disagrees)
+    also: tuple[str, ...] = ()
+
+
+Decl = Union[
+    Import,
+    Title,
+    Source,
+    Players,
+    Bound,
+    Param,
+    Enum,
+    Record,
+    Table,
+    Map,
+    Var,
+    Zone,
+    Pool,
+    Fn,
+    Proc,
+    Setup,
+    Round,
+    Score,
+    Invariant,
+    Note,
+]
+
+
+# ------------------------------------------------------------------ overlays
+@attrs.frozen
+class SetParam(Node):
+    children = ("value",)
+
+    name: str
+    value: Expr
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Replace(Node):
+    children = ("decl",)
+
+    decl: Decl
+    span: Span = _span()
+
+
+@attrs.frozen
+class AddDecl(Node):
+    children = ("decl",)
+
+    decl: Decl
+    span: Span = _span()
+
+
+@attrs.frozen
+class AddRow(Node):
+    children = ("row",)
+
+    table: str
+    row: Row
+    span: Span = _span()
+
+
+@attrs.frozen
+class RemoveDecl(Node):
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class RemoveRow(Node):
+    table: str
+    row: str
+    span: Span = _span()
+
+
+Overlay = Union[SetParam, Replace, AddDecl, AddRow, RemoveDecl, RemoveRow]
+
+
+# ------------------------------------------------------------------ scenarios
+@attrs.frozen
+class ScenarioChoices(Node):
+    """`choices a, b`: decisions taken in order, each when it is pending."""
+
+    children = ("values",)
+
+    values: tuple[Expr, ...]
+    span: Span = _span()
+
+
+# what an `expect` asserts: that a condition holds, or something of an option at the
+# pending decision
+EXPECT_KINDS = ("holds", "offered", "not offered", "rejected")
+
+
+@attrs.frozen
+class ScenarioExpect(Node):
+    children = ("value",)
+
+    kind: str  # one of EXPECT_KINDS
+    value: Expr
+    label: str | None
+    span: Span = _span()
+
+
+ScenarioStep = Union[ScenarioChoices, ScenarioExpect]
+
+# what a scenario may declare strict: unscripted dice or shuffles, unscripted forced decisions
+STRICT_PARTS = ("dice", "shuffles", "choices")
+
+
+@attrs.frozen
+class Scenario(Node):
+    """A worked example: a position, scripted chance, then steps (choices and expectations)
+    carried out in the order they are written."""
+
+    children = ("position", "run", "steps")
+    blocks = ("position",)
+
+    name: str
+    cite: str | None
+    players: int | None
+    seed: int | None
+    position: Block | None
+    run: CallStmt | None
+    dice: tuple[int, ...]
+    steps: tuple[ScenarioStep, ...]
+    strict: tuple[str, ...] = ()  # the STRICT_PARTS declared, in the order of STRICT_PARTS
+    span: Span = _span()
+
+
+# ------------------------------------------------------------------ files
+@attrs.frozen
+class File(Node):
+    children = ("items", "scenarios")
+
+    kind: str  # ruleset | variant | library | scenarios
+    name: str
+    extends: str | None
+    cite: str | None
+    items: tuple[Decl | Overlay, ...]
+    scenarios: tuple[Scenario, ...] = ()
+    span: Span = _span()
+    # `variant "x" extends "a", "b"`: further variants whose overlays are combined
+    combines: tuple[str, ...] = ()
+
+
+def decl_name(decl: Decl) -> str | None:
+    """The name a declaration binds, or None for anonymous ones (setup, title, ...)."""
+    name = getattr(decl, "name", None)
+    if isinstance(decl, Note):
+        return f"{decl.kind}:{decl.name}"
+    return name if isinstance(name, str) else None
+
+
+def decl_key(decl: Decl) -> str:
+    """The key overlays use: a declaration's name, or its kind for singletons."""
+    name = decl_name(decl)
+    if name is not None:
+        return name
+    return type(decl).__name__.lower()
+
+
+def walk(node) -> Iterator[Node]:
+    """Every AST node inside `node` (itself included; or inside a tuple or list of nodes),
+    depth first, in source order, following each class's `children`."""
+    stack = list(_nodes(node))
+    stack.reverse()
+    while stack:
+        here = stack.pop()
+        yield here
+        inner = list(children_of(here))
+        inner.reverse()
+        stack += inner
+
+
+def children_of(node: Node) -> Iterator[Node]:
+    """The nodes directly inside `node`, in field order (tuples flattened, None left out)."""
+    for name in node.children:
+        yield from _nodes(getattr(node, name))
+
+
+def blocks_of(node: Node) -> Iterator[Block]:
+    """The statement blocks directly inside `node` (a loop's body, each branch of an `if`)."""
+    for name in node.blocks:
+        for inner in _nodes(getattr(node, name)):
+            if isinstance(inner, Block):
+                yield inner
+
+
+def can_suspend(stmt: Statement) -> bool:
+    """Whether running `stmt` can suspend: it suspends itself, or a statement in one of its
+    blocks can."""
+    return stmt.suspends or any(
+        can_suspend(inner) for block in blocks_of(stmt) for inner in block.stmts
+    )
+
+
+def _nodes(value) -> Iterator[Node]:
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _nodes(item)
+
+
+# ------------------------------------------------------------------ the classes, by category
+TYPES: tuple[type[Node], ...] = get_args(Type)
+KEYS: tuple[type[Node], ...] = get_args(Key)
+EXPRESSIONS: tuple[type[Node], ...] = get_args(Expr)
+STATEMENTS: tuple[type[Statement], ...] = get_args(Stmt)
+DECLARATIONS: tuple[type[Node], ...] = get_args(Decl)
+OVERLAYS: tuple[type[Node], ...] = get_args(Overlay)
+SCENARIO_STEPS: tuple[type[Node], ...] = get_args(ScenarioStep)
+# every node class of this module, in the order of definition (tests/test_passes.py checks
+# that every pass has a handler for each)
+NODE_CLASSES: tuple[type[Node], ...] = tuple(
+    value
+    for value in tuple(globals().values())
+    if isinstance(value, type) and issubclass(value, Node) and value not in (Node, Statement)
+)
+# the classes that belong to no category above: parts of a construct (a row of a table, a
+# branch's block, a comprehension's `for`), and whole scenarios and files
+PARTS: tuple[type[Node], ...] = tuple(
+    c
+    for c in NODE_CLASSES
+    if c not in TYPES + KEYS + EXPRESSIONS + STATEMENTS + DECLARATIONS + OVERLAYS + SCENARIO_STEPS
+)

@@ -1,0 +1,125 @@
+"""The compiled game: an immutable description that `State` runs.
+
+Built by `dsl.codegen.compile`; holds compiled code (lists of closures per procedure), the layout of
+the state's variables, the data tables and maps, and the metadata that traces, observations,
+scenarios and the checker need (spans, citations, prompts, notes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from dsl.errors import Span
+
+
+@attrs.frozen
+class VarSpec:
+    name: str
+    slot: int
+    domains: tuple[tuple[Any, ...], ...]  # the values of each key, in order
+    visibility: str  # public | owner | hidden
+    init: Callable  # (state) -> initial value (flat list for keyed variables)
+    kind: str  # var | zone | pool
+    cite: str | None
+    span: Span
+    by_player: bool = False  # first key is `player`: sized for the most players allowed
+
+    def keys_of(self, flat_index: int) -> tuple:
+        keys = []
+        for domain in reversed(self.domains):
+            flat_index, i = divmod(flat_index, len(domain))
+            keys.append(domain[i])
+        return tuple(reversed(keys))
+
+
+@attrs.frozen
+class BlockInfo:
+    """One instruction of a procedure as compiled: a block of IR instructions (dsl/codegen/ir.py)
+    fused into one generated function. Its index in `ProcInfo.blocks` is the position a
+    frame stores."""
+
+    first: int  # the index of its first IR instruction in the procedure
+    count: int  # how many IR instructions it runs, in order from `first`
+    span: Span  # from its first statement to its last
+    source: str  # the generated Python (`knapper check --show-code`)
+
+
+@attrs.frozen
+class ProcInfo:
+    name: str
+    kind: str  # proc | phase | step | main
+    cite: str | None
+    span: Span
+    nlocals: int
+    spans: tuple[Span, ...]  # one per instruction: the statement that decides where to go next
+    local_names: tuple[str, ...]
+    line_spans: tuple[tuple[Span, ...], ...] = ()  # per instruction, the span of each code line
+    blocks: tuple[BlockInfo, ...] = ()  # per instruction: the IR it runs and its source
+
+
+@attrs.frozen
+class ChooseSite:
+    prompt: str
+    cite: str | None
+    proc: str
+    span: Span
+    always: bool = False  # an `ask`: put to the player even with a single option
+
+
+@attrs.frozen
+class InvariantInfo:
+    name: str
+    cite: str | None
+    span: Span
+    holds: Callable  # (state, locals) -> bool
+
+
+@attrs.frozen
+class NoteInfo:
+    kind: str  # interpretation | deviation | contradiction
+    name: str
+    text: str
+    cite: str | None
+    span: Span
+    also: tuple[str, ...] = ()  # further sections cited
+
+
+@attrs.frozen
+class Game:
+    name: str
+    title: str
+    source: str | None
+    players: tuple[int, int]
+    bound: int | None
+    vars: tuple[VarSpec, ...]
+    code: tuple[tuple[Callable, ...], ...]
+    procs: tuple[ProcInfo, ...]
+    main: int
+    sites: tuple[ChooseSite, ...]
+    rows: dict[str, dict[str, Any]]
+    tables: dict[str, tuple[str, ...]]
+    adjacency: dict[str, tuple[str, ...]]
+    invariants: tuple[InvariantInfo, ...]
+    score: Callable | None
+    notes: tuple[NoteInfo, ...]
+    params: dict[str, Any]
+    fingerprint: str
+    functions: dict[str, Callable]  # derived values (`fn`) by name: (state, *args) -> value
+    program: Any = attrs.field(eq=False, repr=False)  # the resolved program, for tools
+
+    def var(self, name: str) -> VarSpec:
+        for spec in self.vars:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    def describe(self, value: Any) -> str:
+        """A short human label for an option or value."""
+        if isinstance(value, str) and value in self.rows:
+            return self.rows[value].get("title") or value
+        if isinstance(value, list):
+            return "(" + ", ".join(self.describe(v) for v in value) + ")"
+        return str(value)

@@ -1,0 +1,146 @@
+"""What compiled rules call while a game runs: dice, list moves, faults, the end, and the
+helpers of the built-in functions.
+
+`dsl.codegen` generates code that runs in a namespace holding `RUNTIME`; these functions are
+the only things that code calls besides Python itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from interpreter.core import rng as _rng
+from interpreter.core.state import END, RulesetFault
+
+
+def _die(st, sides: int) -> int:
+    if st.script:
+        if st.script.__class__ is not list:  # a chance tap (interpreter/core/chance.py)
+            return st.script.roll(st, sides)
+        value = st.script.pop(0)
+        if not 1 <= value <= sides:
+            raise RulesetFault("K406", f"scripted die {value} does not fit a {sides}-sided die")
+        return value
+    s = (st.rng * _rng.MUL + _rng.INC) & _rng.MASK  # _rng.step, inlined: dice are hot
+    st.rng = s
+    return ((s >> 32) * sides >> 32) + 1
+
+
+def _shuffle(st, items: list) -> None:
+    if st.script.__class__ is not list:  # a chance tap (interpreter/core/chance.py)
+        return st.script.shuffle(st, items)
+    for i in range(len(items) - 1, 0, -1):
+        s = _rng.step(st.rng)
+        st.rng = s
+        j = ((s >> 32) * (i + 1)) >> 32
+        items[i], items[j] = items[j], items[i]
+
+
+def _remove(items: list, value, where: str) -> None:
+    if value not in items:
+        raise RulesetFault("K403", f"{value!r} is not in {where}")
+    items.remove(value)
+
+
+def _row_add(slots: list, value, where: str) -> None:
+    for i, here in enumerate(slots):
+        if here is None:
+            slots[i] = value
+            return
+    raise RulesetFault("K412", f"{where} has no empty slot")
+
+
+def _row_put(slots: list, index: int, value, where: str) -> None:
+    if slots[index] is not None:
+        raise RulesetFault("K413", f"slot {index} of {where} is taken")
+    slots[index] = value
+
+
+def _row_take(slots: list, value, where: str) -> None:
+    if value is None or value not in slots:
+        raise RulesetFault("K403", f"{value!r} is not in {where}")
+    slots[slots.index(value)] = None
+
+
+def _no_options(st, site: int):
+    raise RulesetFault("K402", f"the decision {st.game.sites[site].prompt!r} has no options")
+
+
+def _not_a_player(who):
+    raise RulesetFault("K408", f"{who!r} is not a player")
+
+
+def _end(st, winners) -> int:
+    winners = list(winners)
+    for p in winners:
+        if type(p) is not int or not 0 <= p < st.n:
+            raise RulesetFault("K408", f"{p!r} is not a player")
+    st.winners = winners
+    st.pending = None
+    if st.trace is not None:
+        st.trace.append(("end", winners))
+    return END
+
+
+def _stop(st) -> int:
+    """A scenario's stop after its `run`: nothing is pending and the game is not over."""
+    st.pending = None
+    return END
+
+
+def _fault(code: str, message: str):
+    raise RulesetFault(code, message)
+
+
+def copy_value(value):
+    """Lists are values: a list read from the state is copied before it is stored again."""
+    return value[:] if type(value) is list else value
+
+
+# ---------------------------------------------------------------------- built-ins' helpers
+# (the templates of dsl/semantics/builtins.py call these by name)
+def _unique(items):
+    return list(dict.fromkeys(items))
+
+
+def _player(st, n):
+    if type(n) is not int or not 1 <= n <= st.n:
+        raise RulesetFault("K408", f"there is no player {n!r} in a {st.n}-player game")
+    return n - 1
+
+
+def _seats_from(st, p):
+    n = st.n
+    return [(p + i) % n for i in range(n)]
+
+
+def _order_by(items, keys):
+    if len(items) != len(keys):
+        raise RulesetFault("K411", "order_by() needs one key per item")
+    return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
+
+
+HELPERS: dict[str, Callable] = {
+    "_unique": _unique,
+    "_player": _player,
+    "_seats_from": _seats_from,
+    "_order_by": _order_by,
+}
+
+
+RUNTIME = {
+    "_die": _die,
+    "_shuffle": _shuffle,
+    "_remove": _remove,
+    "_row_add": _row_add,
+    "_row_put": _row_put,
+    "_row_take": _row_take,
+    "_no_options": _no_options,
+    "_not_a_player": _not_a_player,
+    "_end": _end,
+    "_stop": _stop,
+    "_fault": _fault,
+    "_copy": copy_value,
+    "RulesetFault": RulesetFault,
+    **HELPERS,
+}

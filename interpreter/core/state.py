@@ -1,0 +1,464 @@
+"""The game state and its engine.
+
+A `State` is plain data: the variables (`g`), the engine's stack of frames (procedure,
+position, locals), the RNG's one-int state, scripted dice, the pending decision and the result.
+The framework's bookkeeping (stack, rng, counters) stays apart from the game's own data (`g`).
+`run` executes compiled instructions until a decision is needed or the game ends.
+
+The contract between generated code and this engine (docs/api.md, "The engine's contract"):
+
+- An instruction is a function `(state, locals) -> next`: a position in its procedure, or
+  CALL (it pushed a frame), RET, SUSPEND (it set `state.pending`) or END.
+- A frame is a list `[proc, pc, locals]`, read through PROC, PC and LOCALS; a pending
+  decision is a tuple `(who, options, site, slot)`, read through WHO, OPTIONS, SITE and SLOT.
+  Both stay plain lists and tuples, built by generated code, because a record built at every
+  decision or call costs 6-26% of a playout (bench/playouts.py, measured for issue 11);
+  everything outside the hot path reads them as the typed `Pending` and `Frame`.
+- After CALL or SUSPEND the engine resumes the frame at `pc + 1`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from dsl.errors import (
+    Diagnostic,
+    IllegalMove,
+    KnapperError,
+    RulesetRuntimeError,
+    Span,
+    diag,
+    did_you_mean,
+)
+from interpreter.core.failure import _RULES, explain, failure
+from interpreter.core.game import Game
+
+CALL, RET, SUSPEND, END = -1, -2, -3, -4
+
+# The fields of a frame `[proc, pc, locals]` in `state.stack`: the procedure's index in
+# `game.code`, the position to run next in it, and its local values.
+PROC, PC, LOCALS = 0, 1, 2
+# The fields of `state.pending`, a tuple `(who, options, site, slot)`: the deciding player's
+# index, the legal options in order, the `choose` that asks (an index into `game.sites`) and
+# the local of the waiting frame that receives the answer.
+WHO, OPTIONS, SITE, SLOT = 0, 1, 2, 3
+
+# The version of what a saved position means: bump it whenever the compiler or this engine
+# changes how a procedure's statements map to positions, or where a frame resumes, without
+# changing the layout that `interpreter.save` hashes (instruction counts, spans, locals).
+CODE_VERSION = 1
+
+
+@attrs.frozen
+class Decision:
+    player: int
+    options: tuple[Any, ...]
+    prompt: str
+    cite: str | None
+    site: int
+
+
+@attrs.frozen
+class Pending:
+    """The decision a state waits for, as the engine holds it: who decides, the legal options
+    (this record's own copy: never a list the state holds), the `choose` that asks (`site`,
+    an index into `game.sites`) and the local slot of the waiting frame that receives the
+    answer. `reoffer`: the decision may be offered again once answered (reaction windows,
+    standing options); no construct makes one yet, so it is always False and not saved."""
+
+    who: int
+    options: tuple[Any, ...]
+    site: int
+    slot: int
+    reoffer: bool = False
+
+
+@attrs.frozen
+class Frame:
+    """A frame of the engine's stack, as a copy: the procedure (an index into `game.procs`),
+    the position to run next in it, and its locals (copied)."""
+
+    proc: int
+    pc: int
+    locals: tuple[Any, ...]
+
+
+class RulesetFault(Exception):
+    """Raised by compiled code for a rule that cannot be carried out (message, code)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class State:
+    __slots__ = (
+        "game",
+        "n",
+        "g",
+        "stack",
+        "rng",
+        "script",
+        "pending",
+        "winners",
+        "decisions",
+        "rounds",
+        "trace",
+        "players",
+        "bound",
+    )
+
+    def __init__(self, game: Game, n: int, rng: int):
+        self.game = game
+        self.n = n
+        self.players = list(range(n))
+        self.g: list[Any] = []
+        self.stack: list[list] = []  # frames [proc, pc, locals]: see PROC, PC, LOCALS
+        self.rng = rng
+        self.script: list[int] = []
+        self.pending: tuple | None = None  # (who, options, site, slot): see WHO, ...
+        self.winners: list[int] | None = None
+        self.decisions = 0
+        self.rounds = 0
+        self.trace: list | None = None
+        self.bound = game.bound if game.bound is not None else 1 << 62
+
+    # ------------------------------------------------------------------ the contract
+    def decision(self) -> Decision | None:
+        if self.pending is None:
+            return None
+        pending = self.pending
+        info = self.game.sites[pending[SITE]]
+        return Decision(
+            pending[WHO], tuple(pending[OPTIONS]), info.prompt, info.cite, pending[SITE]
+        )
+
+    def legal(self) -> list:
+        """The pending options: a copy, so changing it changes nothing in the game."""
+        return _deep(self.pending[OPTIONS]) if self.pending is not None else []
+
+    def waiting(self) -> Pending | None:
+        """The pending decision as a typed record (a copy), or None when nothing is pending."""
+        pending = self.pending
+        if pending is None:
+            return None
+        return Pending(pending[WHO], tuple(_deep(pending[OPTIONS])), pending[SITE], pending[SLOT])
+
+    def frames(self) -> tuple[Frame, ...]:
+        """The engine's stack as typed records (copies), outermost first."""
+        return tuple(Frame(f[PROC], f[PC], tuple(_deep(f[LOCALS]))) for f in self.stack)
+
+    def apply(self, option: Any) -> None:
+        """Apply a legal option and run until the next decision; refuse anything else.
+
+        A refused option (or one past the declared bound) raises before anything changes."""
+        pending = self.pending
+        # the hot path of every playout: keep it short (1 = OPTIONS, 0 = WHO, 2 = SITE,
+        # 3 = SLOT: literal indices, because reading a module constant costs a lookup)
+        if pending is not None and option in pending[1] and self.decisions < self.bound:
+            if option.__class__ is list:
+                option = option[:]
+            self.pending = None
+            self.decisions += 1
+            if self.trace is not None:
+                self.trace.append(("decision", pending[0], pending[2], option))
+            run(self, pending[3], option)
+            return
+        raise self._refusal(option)
+
+    def _refusal(self, option: Any) -> KnapperError:
+        pending = self.pending
+        if pending is None:
+            return IllegalMove(
+                diag("K501", "the game is over; no decision is pending", self._here())
+            )
+        if option not in pending[OPTIONS]:
+            shown = ", ".join(self.game.describe(o) for o in pending[OPTIONS][:10])
+            return IllegalMove(
+                diag(
+                    "K502",
+                    f"{self.game.describe(option)!r} is not one of the options",
+                    self._here(),
+                    hint=f"the options are: {shown}",
+                    cite=self.game.sites[pending[SITE]].cite,
+                )
+            )
+        return RulesetRuntimeError(
+            diag(
+                "K410",
+                f"the game would go past its declared bound of {self.game.bound} decisions",
+                self._here(),
+                hint="raise `bound N decisions` or find the rule that loops",
+            )
+        )
+
+    def is_over(self) -> bool:
+        return self.winners is not None
+
+    def outcome(self) -> dict | None:
+        if self.winners is None:
+            return None
+        scores = None
+        if self.game.score is not None:
+            scores = [self.game.score(self, [p]) for p in range(self.n)]
+        return {
+            "winners": list(self.winners),
+            "scores": scores,
+            "decisions": self.decisions,
+            "rounds": self.rounds,
+        }
+
+    def clone(self) -> State:
+        """An independent copy: nothing the original does later changes it, nor the reverse.
+        The pending options are copied too (they can be a list the original's variables
+        hold, which its next move changes)."""
+        other = State.__new__(State)
+        other.game = self.game
+        other.n = self.n
+        other.players = self.players
+        other.g = _deep(self.g)
+        other.stack = [[f[PROC], f[PC], _deep(f[LOCALS])] for f in self.stack]
+        other.rng = self.rng
+        other.script = list(self.script)
+        pending = self.pending
+        other.pending = (
+            None
+            if pending is None
+            else (pending[WHO], _deep(pending[OPTIONS]), pending[SITE], pending[SLOT])
+        )
+        other.winners = None if self.winners is None else list(self.winners)
+        other.decisions = self.decisions
+        other.rounds = self.rounds
+        other.trace = None if self.trace is None else list(self.trace)
+        other.bound = self.bound
+        return other
+
+    def observation(self, player: int | None) -> dict:
+        """What `player` may see (None: a spectator, who sees only public information).
+
+        Variables visible to their owner show only the observer's own entries; hidden ones
+        show only the sizes of lists. The pending decision's options go only to its decider.
+        """
+        view: dict[str, Any] = {}
+        for spec in self.game.vars:
+            value = self.g[spec.slot]
+            per_seat = len(value) // len(spec.domains[0]) if spec.domains else 1
+            if spec.by_player:  # only the seats in this game
+                value = value[: self.n * per_seat]
+            if spec.visibility == "public":
+                view[spec.name] = _deep(value)
+            elif spec.visibility == "owner":
+                view[spec.name] = [
+                    _deep(value[i]) if i // per_seat == player else _masked(value[i])
+                    for i in range(len(value))
+                ]
+            else:
+                view[spec.name] = [_masked(v) for v in value] if spec.domains else _masked(value)
+        decision = None
+        pending = self.pending
+        if pending is not None:
+            who = pending[WHO]
+            decision = {
+                "player": who,
+                "prompt": self.game.sites[pending[SITE]].prompt,
+                "options": _deep(pending[OPTIONS]) if who == player else None,
+            }
+        return {
+            "ruleset": self.game.name,
+            "players": self.n,
+            "you": player,
+            "vars": view,
+            "decision": decision,
+            "winners": self.winners,
+            "rounds": self.rounds,
+        }
+
+    def call(self, name: str, *args) -> Any:
+        """A derived value (`fn`) of the ruleset evaluated on this state, e.g.
+        `state.call("skill", 0, "tools")` (players are seat indices from 0)."""
+        try:
+            function = self.game.functions[name]
+        except KeyError:
+            raise KnapperError(
+                diag(
+                    "K504",
+                    f"{self.game.name} has no derived value named {name!r}",
+                    Span(self.game.name, 0, 0, 0, 0),
+                    hint=did_you_mean(name, list(self.game.functions)),
+                )
+            ) from None
+        return function(self, *args)
+
+    def get(self, name: str, *keys) -> Any:
+        """A variable's value, by name and keys (for tools, tests and front-ends)."""
+        spec = self.game.var(name)
+        value = self.g[spec.slot]
+        if not spec.domains:
+            return value
+        return value[_flat(spec, keys)]
+
+    def set(self, name: str, *keys_and_value) -> None:
+        *keys, value = keys_and_value
+        spec = self.game.var(name)
+        if not spec.domains:
+            self.g[spec.slot] = value
+        else:
+            self.g[spec.slot][_flat(spec, keys)] = value
+
+    def check_invariants(self) -> list[Diagnostic]:
+        broken = []
+        for invariant in self.game.invariants:
+            try:
+                problem = None if invariant.holds(self, []) else "does not hold"
+            except Exception as err:  # noqa: BLE001 - a failing invariant is a finding
+                problem = f"could not be evaluated ({_explain(err)})"
+            if problem is not None:
+                message = f"invariant {invariant.name!r} {problem}"
+                broken.append(diag("K601", message, invariant.span, cite=invariant.cite))
+        return broken
+
+    def _here(self):
+        if self.stack:
+            frame = self.stack[-1]
+            proc, pc = frame[PROC], frame[PC]
+            spans = self.game.procs[proc].spans
+            return spans[max(0, min(pc - 1, len(spans) - 1))]
+        return self.game.procs[self.game.main].span
+
+
+def _flat(spec, keys) -> int:
+    index = 0
+    for domain, key in zip(spec.domains, keys):
+        index = index * len(domain) + domain.index(key)
+    return index
+
+
+def _masked(value):
+    """A hidden value: a list shows only how many items it holds."""
+    if isinstance(value, list):
+        return {"hidden": len(value)}
+    return {"hidden": True}
+
+
+def _deep(value):
+    if isinstance(value, list):
+        return [_deep(v) if isinstance(v, list) else v for v in value]
+    return value
+
+
+def start(
+    game: Game, n: int, rng: int, script: list[int] | None = None, run_now: bool = True
+) -> State:
+    state = State(game, n, rng)
+    for spec in game.vars:
+        try:
+            state.g.append(spec.init(state))
+        except RulesetFault as fault:
+            raise RulesetRuntimeError(diag(fault.code, fault.message, spec.span)) from None
+        except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError) as err:
+            if not _raised_by_rules(err):
+                raise
+            message = f"the initial value of {spec.name!r} failed: {_explain(err)}"
+            raise RulesetRuntimeError(diag("K401", message, spec.span)) from None
+    state.stack = [[game.main, 0, [None] * game.procs[game.main].nlocals]]
+    if script:
+        state.script = list(script)
+    if run_now:
+        run(state)
+    return state
+
+
+def run(state: State, slot: int = -1, option: Any = None) -> None:
+    """Execute instructions until a decision is pending or the game is over.
+
+    `slot` and `option`: the decision just taken, stored in the waiting frame's locals.
+    A frame is read with literal indices (0 = PROC, 1 = PC, 2 = LOCALS): this is the hot loop.
+    An error of the ruleset's own code becomes a `RulesetRuntimeError` at the statement that
+    failed; any other exception is the engine's and propagates unchanged."""
+    stack = state.stack
+    code_of = state.game.code
+    fr = stack[-1]
+    L = fr[2]
+    if slot >= 0:
+        L[slot] = option
+    code = code_of[fr[0]]
+    pc = fr[1]
+    try:
+        while True:
+            nxt = code[pc](state, L)
+            if nxt >= 0:
+                pc = nxt
+                continue
+            if nxt == CALL:
+                fr[1] = pc + 1
+                fr = stack[-1]
+                code = code_of[fr[0]]
+                L = fr[2]
+                pc = 0
+            elif nxt == RET:
+                stack.pop()
+                fr = stack[-1]
+                code = code_of[fr[0]]
+                L = fr[2]
+                pc = fr[1]
+            elif nxt == SUSPEND:
+                fr[1] = pc + 1
+                return
+            else:  # END
+                stack.clear()
+                return
+    except RulesetFault as fault:
+        fr[1] = pc
+        span = _failing_statement(state, fr[0], pc, fault)
+        raise RulesetRuntimeError(diag(fault.code, fault.message, span)) from None
+    except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
+        if not _raised_by_rules(err):
+            raise
+        fr[1] = pc
+        span = _failing_statement(state, fr[0], pc, err)
+        why = failure(err, state, span)
+        raise RulesetRuntimeError(
+            diag("K401", why.message, span, hint=why.hint, notes=why.notes)
+        ) from None
+
+
+def _raised_by_rules(err: BaseException) -> bool:
+    """Did the ruleset's own code raise `err`? True when the innermost frame of its traceback
+    is generated code, or a runtime helper (dice, shuffles, list moves, the built-ins' helpers)
+    that generated code called. Anything else is a bug of the engine, not of the ruleset."""
+    # imported here: these modules import this one
+    from interpreter.core import chance, rng, runtime
+
+    helpers = {module.__file__ for module in (chance, rng, runtime)}
+    files = []
+    tb = err.__traceback__
+    while tb is not None:
+        files.append(tb.tb_frame.f_code.co_filename)
+        tb = tb.tb_next
+    for file in reversed(files):
+        if file not in helpers:
+            return file == _RULES
+    return False
+
+
+def _failing_statement(state: State, proc: int, pc: int, err: Exception):
+    """The statement that raised: found from the generated function's line in the traceback."""
+    info = state.game.procs[proc]
+    name = f"_i{proc}_{pc}"
+    tb = err.__traceback__
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == name:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if line is not None and pc < len(info.line_spans) and 2 <= line <= len(info.line_spans[pc]) + 1:
+        return info.line_spans[pc][line - 2]
+    return info.spans[pc]
+
+
+def _explain(err: Exception) -> str:
+    """Why a rule failed, in the language's words (no Python `None` or exception names)."""
+    return explain(err)

@@ -1,0 +1,1 @@
+"""Front-ends: the `knapper` command line and play at the terminal."""

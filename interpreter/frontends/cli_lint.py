@@ -1,0 +1,217 @@
+"""`knapper lint NAME|PATH`: a ruleset's consistency findings, grouped by rulebook section.
+
+Runs the front end (parse, resolve, check), reads the rulebook text the ruleset names with
+`source`, and prints `dsl.tools.lint`'s findings; `--simulate N` adds the dynamic findings of
+`interpreter.coverage`. Exit status 1 when a finding is an error, else 0.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import attrs
+import click
+import orjson
+
+from dsl.errors import Diagnostic, KnapperError, Span, diag, read_source
+from dsl.tools.lint import LintResult, lint
+
+EXPLAIN = {
+    "K802": "a citation names no section of the rulebook",
+    "K803": "the rulebook refers to a section it does not contain",
+    "K804": "the words before a reference do not appear in the section it cites",
+    "K805": "the rulebook gives two values for one thing",
+    "K806": "two overlays of a variant chain set one thing differently",
+    "K807": "a dice table has results no row covers",
+    "K808": "a dice table has results two rows cover",
+    "K810": "a phase, step or proc that nothing calls",
+    "K811": "a fn that nothing uses",
+    "K812": "an enum value never named",
+    "K813": "a table never read",
+    "K814": "a table row never named",
+    "K815": "state that is never read",
+    "K816": "a parameter never used",
+    "K817": "a record or map never used",
+    "K820": "the setup already breaks a declared invariant",
+    "K830": "a declared deviation from the book",
+    "K831": "a declared interpretation of the book",
+    "K832": "table rows or a map marked `reconstructed`: authored, not printed in the book",
+}
+
+
+def lint_ruleset(
+    name_or_path: str, sources: str | Path | None = None, setup_check: bool = True
+) -> LintResult:
+    """The findings for a bundled ruleset or a `.knap` file (raises KnapperError if it does
+    not resolve)."""
+    from dsl.pipeline import load_program
+    from dsl.semantics.resolve import find_ruleset, suggest_ruleset
+    from dsl.tools.sources import locate, read_source_text, sources_dir
+
+    path = find_ruleset(name_or_path)
+    if path is None:
+        raise KnapperError(
+            diag(
+                "K100",
+                f"no ruleset named or found at {name_or_path!r}",
+                Span(name_or_path, 0, 0, 0, 0),
+                hint=suggest_ruleset(name_or_path) or "run `knapper list`",
+            )
+        )
+    program, checked, texts = load_program(read_source(path), str(path))
+    if program is None:
+        raise KnapperError(checked, texts)
+    notices: list[str] = []
+    from dsl.syntax import ast
+
+    declared = program.one(ast.Source)
+    text = None
+    if declared is None:
+        notices.append("the ruleset names no source text (`source`): citations are not checked")
+    else:
+        directory = sources_dir(sources)
+        found = locate(declared.text, directory)
+        if found is None:
+            where = (
+                f"in {directory}"
+                if directory
+                else "(no --sources, KNAPPER_SOURCES or ../shared/rulebooks)"
+            )
+            notices.append(
+                f"source text {declared.text!r} not found {where}: citations and the text's "
+                "own references are not checked"
+            )
+        else:
+            text = read_source_text(found, declared.text)
+    result = lint(program, checked, text, notices)
+    if setup_check and not any(d.severity == "error" for d in checked):
+        extra = setup_findings(program)
+        result = attrs.evolve(result, diagnostics=result.diagnostics + extra)
+    return result
+
+
+def setup_findings(program) -> list[Diagnostic]:
+    """Counts that exceed what the ruleset declares: the declared invariants, checked after
+    every decision of the setup and when the first round begins (seed 0, every player
+    count; the setup's own decisions are taken by the seeded random agent)."""
+    import random
+
+    from dsl.codegen.compile import Compiler
+    from dsl.semantics.check import check_program
+    from interpreter.core.state import start
+
+    symbols, _ = check_program(program)
+    game = Compiler(program, symbols).compile()
+    out = []
+    lo, hi = game.players
+    for n in range(lo, hi + 1):
+        try:
+            state = start(game, n, 0)
+            agent = random.Random(0)
+            # as `--check-invariants` does, the invariants are checked once a decision has
+            # been taken (or when the first round begins), not before the setup's first one
+            broken = state.check_invariants() if state.rounds > 0 else []
+            for _ in range(2000):  # a setup asks a bounded number of questions
+                if broken or state.pending is None or state.rounds > 0:
+                    break
+                state.apply(agent.choice(state.legal()))
+                broken = state.check_invariants()
+        except KnapperError:
+            continue  # a setup that fails is a runtime finding of --simulate, not this check
+        for problem in broken:
+            out.append(
+                diag(
+                    "K820",
+                    f"with {n} players, {problem.message} during the setup",
+                    problem.span,
+                    severity="error",
+                    cite=problem.cite,
+                    hint="a count dealt by the setup exceeds (or misses) the declared total",
+                )
+            )
+    return out
+
+
+def _group(diagnostics: list[Diagnostic]) -> dict[str, list[Diagnostic]]:
+    groups: dict[str, list[Diagnostic]] = {}
+    for d in diagnostics:
+        groups.setdefault(d.cite or "", []).append(d)
+    return groups
+
+
+def render_human(result: LintResult, name: str) -> str:
+    lines = [f"notice: {n}" for n in result.notices]
+    for cite, found in _group(result.diagnostics).items():
+        lines.append("")
+        lines.append(f"§{cite}" if cite else "(no section)")
+        for d in found:
+            head = f"  {d.severity}[{d.code}] {d.span}: {d.message}"
+            lines.append(head)
+            if d.code in EXPLAIN:
+                lines.append(f"      why: {EXPLAIN[d.code]}")
+            for note in d.notes:
+                lines.append(f"      note: {note.span}: {note.message}")
+            if d.hint:
+                lines.append(f"      hint: {d.hint}")
+    counts = {
+        s: sum(d.severity == s for d in result.diagnostics) for s in ("error", "warning", "note")
+    }
+    lines.append("")
+    lines.append(
+        f"{name}: {counts['error']} error(s), {counts['warning']} warning(s), "
+        f"{counts['note']} note(s)"
+    )
+    return "\n".join(lines).lstrip("\n")
+
+
+def register(main: click.Group) -> None:
+    """Add this module's commands to the `knapper` group."""
+
+    @main.command("lint")
+    @click.argument("ruleset")
+    @click.option("--sources", "sources", type=click.Path(), help="Folder of rulebook texts.")
+    @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+    @click.option("--simulate", type=int, default=0, help="Also play N random games.")
+    @click.option("--seed", type=int, default=0, help="First seed of the simulated games.")
+    @click.option("--players", type=int, default=None, help="Players in simulated games.")
+    def lint_cmd(
+        ruleset: str,
+        sources: str | None,
+        as_json: bool,
+        simulate: int,
+        seed: int,
+        players: int | None,
+    ) -> None:
+        """Report a ruleset's consistency findings against its rulebook text."""
+        result = lint_ruleset(ruleset, sources)
+        if simulate > 0:
+            result = _with_dynamic(result, ruleset, players, simulate, seed)
+        errors = [d for d in result.diagnostics if d.severity == "error"]
+        if as_json:
+            report = {
+                "ruleset": ruleset,
+                "ok": not errors,
+                "notices": result.notices,
+                "findings": [d.to_json() for d in result.diagnostics],
+                "reconstructed": [r.to_json() for r in result.reconstructed],
+            }
+            click.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
+        else:
+            click.echo(render_human(result, ruleset))
+        sys.exit(1 if errors else 0)
+
+
+def _with_dynamic(
+    result: LintResult, ruleset: str, players: int | None, games: int, seed: int
+) -> LintResult:
+    try:
+        from interpreter.coverage import dynamic_findings  # type: ignore[attr-defined]
+    except ImportError:
+        notice = "--simulate: the dynamic findings (interpreter.coverage) are not available"
+        return attrs.evolve(result, notices=result.notices + [notice])
+    from interpreter.api import load
+
+    game = load(ruleset)
+    found = dynamic_findings(game, players or game.players[0], games, seed)
+    return attrs.evolve(result, diagnostics=result.diagnostics + list(found))
