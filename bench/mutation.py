@@ -54,11 +54,16 @@ KILL_SUITE = [
     "tests/test_builtins.py",
 ]
 # Each mutant runs in a process forked from mutmut's own, which ran the kill suite once to
-# learn which tests reach which function. Games compiled then stay in `interpreter.api.load`'s
-# cache, so a mutant of the code generator is judged by the tests that compile their own
-# ruleset text (compile_text), not by those that load a bundled game. (process_isolation =
-# forkserver avoids that, at about six times the cost.) The clone property test over every
-# bundled ruleset is left out for time; tests/test_core_semantics.py checks clones too.
+# learn which tests reach which function. Games compiled then would stay in
+# `interpreter.api.load`'s cache and hide mutants of the code generator, so a small pytest
+# plugin empties that cache when each mutant's test session starts. The clone property test
+# over every bundled ruleset is left out for time; tests/test_core_semantics.py checks clones.
+_PLUGIN = """
+def pytest_sessionstart(session):
+    from interpreter import api
+
+    api._cache.clear()
+"""
 _SETUP_CFG = """[mutmut]
 source_paths =
     dsl
@@ -70,7 +75,10 @@ also_copy =
     rulesets
     docs
     bench
+    mutation_fresh_games.py
 pytest_add_cli_args =
+    -p
+    mutation_fresh_games
     --deselect=tests/test_core_state.py::test_a_clone_is_independent_of_the_original
 pytest_add_cli_args_test_selection =
 {tests}
@@ -122,6 +130,7 @@ def _prepare(work: Path, rev: str, files: list[str], tests: list[str]) -> str:
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
         subprocess.run([*pip, "-e", f"{work}[test,mutation]"], check=True)
+    (work / "mutation_fresh_games.py").write_text(_PLUGIN)
     (work / "setup.cfg").write_text(
         _SETUP_CFG.format(
             files="\n".join(f"    {f}" for f in files),

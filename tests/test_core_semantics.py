@@ -15,7 +15,7 @@ from itertools import permutations
 import orjson
 import pytest
 
-from dsl.errors import RulesetRuntimeError, SaveFileError
+from dsl.errors import IllegalMove, RulesetRuntimeError, SaveFileError
 from dsl.pipeline import compile_text
 from interpreter.api import load, new_game
 from interpreter.core import rng
@@ -647,3 +647,191 @@ def test_winners_must_be_players_of_this_game():
         )
     assert err.value.code == "K408"
     assert play("  end game winners [player(3)]", players=3).outcome()["winners"] == [2]
+
+
+# ---------------------------------------------------------------- what a refusal says
+
+# A refused file or move is shown to a person as it is rendered: each one, word for word.
+FILE_REFUSALS = [
+    (
+        lambda d: {**d, "state": {**d["state"], "players": 9}},
+        "9 players is not allowed (at state.players)",
+    ),
+    (
+        lambda d: {**d, "state": {**d["state"], "rng": "xyz"}},
+        "the generator state is 16 hexadecimal digits (at state.rng)",
+    ),
+    (
+        lambda d: {
+            **d,
+            "state": {**d["state"], "vars": {"bogus": 1, "turn_total": 0, "decisions_made": 0}},
+        },
+        "variables do not match the ruleset (missing ['banked'], unknown ['bogus']) "
+        "(at state.vars)",
+    ),
+    (
+        lambda d: {**d, "state": {**d["state"], "vars": {**d["state"]["vars"], "banked": [0]}}},
+        "banked should have 8 entries (at state.vars.banked)",
+    ),
+    (lambda d: [1], "a save file is a JSON object (at the top level)"),
+    (
+        lambda d: {**d, "ruleset": "tic-tac-toe"},
+        "the game was saved from 'tic-tac-toe', not 'pig' (at ruleset)",
+    ),
+    (
+        lambda d: {**d, "fingerprint": "0"},
+        "the ruleset has changed since this game was saved (at fingerprint)\n"
+        "  = hint: load it with the ruleset version it was saved with",
+    ),
+    (
+        lambda d: {**d, "state": {**d["state"], "pending": None}},
+        "the game is neither waiting for a decision nor over (at state)",
+    ),
+    (
+        lambda d: {**d, "state": {**d["state"], "stack": []}},
+        "a pending decision is [player, options, site, slot] (at state.pending)",
+    ),
+    (
+        lambda d: {**d, "state": {**d["state"], "pending": [3, ["roll", "hold"], 0, 5]}},
+        "the pending decision does not fit the ruleset: the player 3 is not one of the 3 players "
+        "(0 to 2) (at state.pending)",
+    ),
+    (
+        lambda d: {**d, "state": {**d["state"], "pending": [0, [], 0, 5]}},
+        "the pending decision does not fit the ruleset: the options are not a non-empty list "
+        "(at state.pending)",
+    ),
+    (
+        lambda d: {**d, "state": {**d["state"], "pending": [0, ["roll"], 1, 5]}},
+        "the pending decision does not fit the ruleset: 1 is not one of the ruleset's 1 `choose` "
+        "sites (at state.pending)",
+    ),
+    (
+        lambda d: {**d, "state": {**d["state"], "pending": [0, ["roll"], 0, 7]}},
+        "the pending decision does not fit the ruleset: 7 is not a local of the waiting frame "
+        "(0 to 6) (at state.pending)",
+    ),
+]
+
+
+@pytest.mark.parametrize("edit, message", FILE_REFUSALS, ids=[m[:30] for _, m in FILE_REFUSALS])
+def test_a_refused_file_says_what_and_where(saved_game, edit, message):
+    game, _state, data = saved_game
+    with pytest.raises(SaveFileError) as err:
+        load_state(orjson.dumps(edit(data)), game, path="bad.json")
+    assert err.value.render() == f"bad.json: error[K701]: {message}"
+
+
+def test_a_file_that_is_not_json_says_so(saved_game):
+    game, _state, _data = saved_game
+    with pytest.raises(SaveFileError) as err:
+        load_state(b"{", game, path="bad.json")
+    assert err.value.render().startswith("bad.json: error[K700]: not a JSON file: ")
+
+
+def test_a_file_of_another_version_or_shape_says_where(saved_game):
+    game, _state, data = saved_game
+    with pytest.raises(SaveFileError) as err:
+        load_state(orjson.dumps({**data, "schema_version": 7}), game, path="bad.json")
+    assert err.value.render().startswith("bad.json: error[K701]: unsupported schema_version 7; ")
+    assert err.value.render().endswith(" (at schema_version)")
+    with pytest.raises(SaveFileError) as err:
+        load_state(orjson.dumps({**data, "state": {**data["state"], "rounds": "1"}}), game)
+    assert "the file does not have the shape of a saved game" in err.value.render()
+    assert "state.rounds" in err.value.render()
+
+
+REFUSALS = """
+ruleset "refusals"
+players 2
+bound 1 decisions
+var n: int = 0
+round max 3 {
+  let x = choose player(2) from [1, 2, 3] as "a number" §R1
+  n += x
+  let y = choose player(1) from [4, 5] as "another"
+  end game winners [player(1)]
+}
+"""
+
+
+def test_a_refused_move_says_what_the_options_are():
+    state = new_game(compile_text(REFUSALS, "refusals.knap"), players=2)
+    with pytest.raises(IllegalMove) as err:
+        state.apply(7)
+    assert err.value.code == "K502"
+    assert err.value.render() == (
+        # (a game compiled from text in memory is rendered without its source line)
+        "refusals.knap:7:3: error[K502]: '7' is not one of the options\n"
+        "  = rule: R1\n"
+        "  = hint: the options are: 1, 2, 3"
+    )
+    state.apply(2)
+    with pytest.raises(RulesetRuntimeError) as err:
+        state.apply(4)
+    assert err.value.code == "K410"
+    assert "the game would go past its declared bound of 1 decisions" in err.value.render()
+    assert "hint: raise `bound N decisions` or find the rule that loops" in err.value.render()
+    assert state.get("n") == 2 and state.decision().options == (4, 5)
+
+
+def test_a_move_after_the_end_is_refused_as_such():
+    state = play("")
+    with pytest.raises(IllegalMove) as err:
+        state.apply(1)
+    assert err.value.code == "K501"
+    assert "error[K501]: the game is over; no decision is pending" in err.value.render()
+
+
+# ---------------------------------------------------------------- the compiled game
+
+DESCRIBED = """
+ruleset "described"
+title "A Described Game"
+source "The Book, p. 3"
+players 2..5
+bound 40 decisions
+param goal: int = 7 §GOAL
+record r_t { v: int }
+table things: r_t { t1 "Thing one" (1)  t2 (2) x 2 }
+map land { node hill  node vale  hill -- vale }
+var points[player]: int = 0
+interpretation early_end §GOAL "The game ends at once."
+deviation no_ties "Ties are broken by seat."
+score(p) = points[p] * 10 + 1
+round max 1 {
+  points[player(2)] = goal
+  end game winners [player(2)]
+}
+"""
+
+
+def test_a_compiled_game_describes_itself():
+    game = compile_text(DESCRIBED, "described.knap")
+    assert (game.name, game.title, game.source) == (
+        "described",
+        "A Described Game",
+        "The Book, p. 3",
+    )
+    assert game.players == (2, 5) and game.bound == 40
+    assert game.params == {"goal": 7}
+    assert [(n.kind, n.name, n.text, n.cite) for n in game.notes] == [
+        ("interpretation", "early_end", "The game ends at once.", "GOAL"),
+        ("deviation", "no_ties", "Ties are broken by seat.", None),
+    ]
+    assert game.tables["things"] == ("t1", "t2", "t2")
+    assert set(game.adjacency["hill"]) == {"vale"}
+    assert game.describe("t1") == "Thing one"
+    state = new_game(game, players=3)
+    assert state.outcome() == {"winners": [1], "scores": [1, 71, 1], "decisions": 0, "rounds": 1}
+    assert len(game.fingerprint) == 16
+    assert compile_text(DESCRIBED + "\n", "described.knap").fingerprint != game.fingerprint
+
+
+def test_a_game_without_title_source_or_bound():
+    game = compile_text(
+        'ruleset "plain"\nplayers 3\nround max 1 { end game winners [] }', "plain.knap"
+    )
+    assert game.players == (3, 3) and game.bound is None and game.title == "plain"
+    assert game.source is None and game.notes == () and game.score is None
+    assert new_game(game, players=3).outcome()["scores"] is None
