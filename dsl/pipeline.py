@@ -12,26 +12,34 @@ from dsl.codegen.compile import Compiler
 from dsl.errors import CheckProblem, Diagnostic, KnapperError, Span, diag, read_source
 from dsl.semantics.check import check_program
 from dsl.semantics.resolve import Program, find_ruleset, resolve_text, suggest_ruleset
+from dsl.semantics.symbols import Symbols
 from interpreter.core.game import Game
 
 
 def load_program(text: str, path: str) -> tuple[Program | None, list[Diagnostic], dict[str, str]]:
     """Parse, resolve and check; returns the program (if it resolved), all diagnostics, sources."""
+    program, _symbols, diagnostics, sources = check_text(text, path)
+    return program, diagnostics, sources
+
+
+def check_text(
+    text: str, path: str
+) -> tuple[Program | None, Symbols | None, list[Diagnostic], dict[str, str]]:
+    """Parse, resolve and check once: the program and its symbol table (when it resolved),
+    every diagnostic, sorted, and the source texts."""
     program, diagnostics, sources = resolve_text(text, path)
     if program is None:
-        return None, sorted(diagnostics, key=Diagnostic.sort_key), sources
-    diagnostics = list(diagnostics)
-    _symbols, found = check_program(program)
-    diagnostics += found
-    return program, sorted(diagnostics, key=Diagnostic.sort_key), sources
+        return None, None, sorted(diagnostics, key=Diagnostic.sort_key), sources
+    symbols, found = check_program(program)
+    diagnostics = list(diagnostics) + found
+    return program, symbols, sorted(diagnostics, key=Diagnostic.sort_key), sources
 
 
 def compile_text(text: str, path: str = "<string>") -> Game:
-    program, diagnostics, sources = load_program(text, path)
+    program, symbols, diagnostics, sources = check_text(text, path)
     errors = [d for d in diagnostics if d.severity == "error"]
-    if program is None or errors:
+    if program is None or symbols is None or errors:
         raise CheckProblem(errors or diagnostics, sources)
-    symbols, _ = check_program(program)
     return Compiler(program, symbols).compile()
 
 
