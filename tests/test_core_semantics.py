@@ -20,6 +20,7 @@ from dsl.pipeline import compile_text
 from interpreter.api import load, new_game
 from interpreter.core import rng
 from interpreter.core.runtime import RUNTIME
+from interpreter.core.state import run
 from interpreter.save import dump_state, load_state
 
 HEADER = """
@@ -211,6 +212,15 @@ def test_a_clone_does_not_follow_the_original():
     assert copy.get("cells", 0) == [1] and copy.get("hand", 0) == [2, 3, 4]
     copy.apply(1)
     assert copy.get("cells", 0) == [1, 1] and state.get("cells", 0) == [1, 2, 2]
+    assert state.outcome()["decisions"] == 3 and copy.decisions == 2
+    ended = state.clone()
+    assert ended.outcome() == state.outcome() and ended.players == [0, 1]
+    ended.winners.append(0)
+    assert state.outcome()["winners"] == []
+    state.trace = [("log", "kept", [], None)]
+    traced = state.clone()
+    traced.trace.append(("log", "mine", [], None))
+    assert len(state.trace) == 1 and len(traced.trace) == 2
 
 
 # ---------------------------------------------------------------- dice
@@ -506,6 +516,7 @@ var bag: list of int = [] visible hidden
 var sealed: int = 5 visible hidden
 var tally[player, kind]: int = 0 visible owner
 var board[kind]: int = 0
+var vault[player]: list of int = [] visible hidden
 round max 1 {
   add 1 to secret[player(1)]
   add 2 to secret[player(2)]
@@ -514,7 +525,10 @@ round max 1 {
   score[player(2)] = 7
   tally[player(2), blue] = 6
   board[blue] = 8
+  add 9 to vault[player(1)]
   log "dealt", score[player(2)], bag
+  let first = choose player(1) from [0] as "forced"
+  let other = 0
   let pick = choose player(2) from [[1], [2, 3]] as "a pick"
   log "picked", pick
   end game winners [player(2)]
@@ -538,6 +552,7 @@ def test_an_observation_shows_only_what_the_observer_may_see(views):
         "sealed": hidden,
         "tally": [hidden, hidden, 0, 6, hidden, hidden],
         "board": [0, 8],
+        "vault": [{"hidden": 1}, {"hidden": 0}, {"hidden": 0}],
     }
     assert mine["decision"] == {"player": 1, "prompt": "a pick", "options": [[1], [2, 3]]}
     assert mine["winners"] is None and mine["rounds"] == 1
@@ -573,6 +588,8 @@ def test_legal_get_and_set(views):
     views.apply([2, 3])
     assert views.legal() == [] and views.decision() is None
     assert views.outcome()["winners"] == [1]
+    assert views.observation(1)["decision"] is None
+    assert views.observation(1)["winners"] == [1]
 
 
 def test_a_trace_records_decisions_logs_and_the_end(views):
@@ -580,7 +597,7 @@ def test_a_trace_records_decisions_logs_and_the_end(views):
     views.apply([2, 3])
     kinds = [entry[0] for entry in views.trace]
     assert kinds == ["decision", "log", "end"]
-    assert views.trace[0] == ("decision", 1, 0, [2, 3])
+    assert views.trace[0] == ("decision", 1, 1, [2, 3])  # the second `choose`
     assert views.trace[1][1:3] == ("picked", [[2, 3]])
     assert views.trace[2] == ("end", [1])
 
@@ -835,3 +852,25 @@ def test_a_game_without_title_source_or_bound():
     assert game.players == (3, 3) and game.bound is None and game.title == "plain"
     assert game.source is None and game.notes == () and game.score is None
     assert new_game(game, players=3).outcome()["scores"] is None
+
+
+def test_a_winner_who_is_not_a_player_is_an_error():
+    game = game_of("  end game winners [champ]", decls="var champ: player = player(1)")
+    for bad in (2, None, "0"):
+        state = new_game(game, players=2, run_now=False)
+        state.set("champ", bad)
+        with pytest.raises(RulesetRuntimeError) as err:
+            run(state)
+        assert err.value.code == "K408", bad
+    state = new_game(game, players=2, run_now=False)
+    state.set("champ", 1)
+    run(state)
+    assert state.outcome()["winners"] == [1]
+
+
+def test_taking_a_gap_from_a_row_is_an_error():
+    decls = "zone river: row 2 of int"
+    assert play("  add 4 to river\n  remove 4 from river", decls=decls).get("river") == [None, None]
+    with pytest.raises(RulesetRuntimeError) as err:
+        play("  let gap = river[1]\n  remove gap from river", decls=decls)
+    assert err.value.code == "K403"
