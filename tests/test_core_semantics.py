@@ -874,3 +874,145 @@ def test_taking_a_gap_from_a_row_is_an_error():
     with pytest.raises(RulesetRuntimeError) as err:
         play("  let gap = river[1]\n  remove gap from river", decls=decls)
     assert err.value.code == "K403"
+
+
+# ---------------------------------------------------------------- what a failing rule says
+
+RULE_FAULTS = [
+    ("  remove 9 from hand[player(1)]", "", "17:3: error[K403]: 9 is not in hand"),
+    (
+        "  add 1 to river\n  add 2 to river\n  add 3 to river",
+        "zone river: row 2 of int",
+        "19:3: error[K412]: river has no empty slot",
+    ),
+    (
+        "  add 1 to river[0]\n  add 2 to river[0]",
+        "zone river: row 2 of int",
+        "18:3: error[K413]: slot 0 of river is taken",
+    ),
+    (
+        '  let x = choose player(1) from [i for i in [1] if i > 1] as "nothing"',
+        "",
+        "17:3: error[K402]: the decision 'nothing' has no options",
+    ),
+    ("  b = order_by(a, [1])", "", "17:3: error[K411]: order_by() needs one key per item"),
+    (
+        "  let w = [player(1)]\n  if num_players == 2 { w = [player(3)] }\n  end game winners w",
+        "",
+        "18:25: error[K408]: there is no player 3 in a 2-player game",
+    ),
+    # the statement that failed, inside one compiled block of several
+    (
+        "  n = 1\n  n = 2\n  n = a[n + 5]\n  n = 4",
+        "",
+        "19:3: error[K401]: the rule at this place failed: an index is out of range",
+    ),
+    ("", "var bad: int = constant[7]", "14:1: error[K401]: the initial value of 'bad' failed: "),
+]
+
+
+@pytest.mark.parametrize("body, decls, message", RULE_FAULTS, ids=[m for *_, m in RULE_FAULTS])
+def test_a_failing_rule_says_what_and_where(body, decls, message):
+    with pytest.raises(RulesetRuntimeError) as err:
+        play(body, decls=decls)
+    assert str(err.value).startswith(f"core.knap:{message}")
+
+
+def test_a_scripted_die_that_does_not_fit_says_so():
+    with pytest.raises(RulesetRuntimeError) as err:
+        new_game(game_of("  n = roll 1d6"), players=2, dice=[7])
+    assert (
+        str(err.value) == "core.knap:17:3: error[K406]: scripted die 7 does not fit a 6-sided die"
+    )
+
+
+def test_a_decision_for_none_says_who():
+    with pytest.raises(RulesetRuntimeError) as err:
+        play("  let who = players[0]\n  who = none\n  let x = choose who from [1, 2]")
+    assert "error[K408]: None is not a player" in str(err.value)
+
+
+def test_invariants_say_which_fails_and_why():
+    game = game_of(
+        "  n = 2",
+        decls="invariant small §R2: n < 2\ninvariant indexed: a[n + 1] > 0\ninvariant fine: n >= 0",
+    )
+    state = new_game(game, players=2, run_now=False)
+    assert state.check_invariants() == []
+    run(state)
+    broken = state.check_invariants()
+    assert [d.message for d in broken] == [
+        "invariant 'small' does not hold",
+        "invariant 'indexed' could not be evaluated (an index is out of range)",
+    ]
+    assert broken[0].cite == "R2"
+
+
+def test_an_unknown_derived_value_is_named():
+    state = play("", procs="fn twice(x: int): int = x * 2")
+    assert state.call("twice", 4) == 8
+    with pytest.raises(Exception) as err:
+        state.call("thrice", 4)
+    assert err.value.code == "K504"
+    assert str(err.value).startswith("core: error[K504]: core has no derived value named 'thrice'")
+
+
+def test_the_hint_of_a_refused_move_lists_ten_options():
+    state = play('  let x = choose player(1) from range(0, 12) as "many"')
+    with pytest.raises(IllegalMove) as err:
+        state.apply(99)
+    assert "hint: the options are: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9\n" in err.value.render() + "\n"
+
+
+def test_a_refusal_points_at_the_decision_it_refuses():
+    state = new_game(compile_text(REFUSALS, "refusals.knap"), players=2)
+    state.apply(2)
+    assert state.decision().site == 1
+    with pytest.raises(IllegalMove) as err:
+        state.apply(7)
+    assert err.value.render().startswith("refusals.knap:9:3: error[K502]")
+
+
+# ---------------------------------------------------------------- procedures and keys
+
+NESTED = """
+proc inner(k: int) {
+  let x = choose player(1) from [k, k + 1] as "inner"
+  add x to b
+}
+proc middle(k: int) {
+  inner(k)
+  inner(k + 10)
+  add 0 to b
+}
+"""
+
+
+def test_procedures_call_procedures_and_resume_where_they_were():
+    state = play("  middle(1)\n  middle(5)\n  add 99 to b", procs=NESTED)
+    for option in (2, 11, 5, 16):
+        assert len(state.stack) == 3  # main, middle, inner
+        state.apply(option)
+    assert state.get("b") == [2, 11, 0, 5, 16, 0, 99]
+
+
+def test_a_game_saved_inside_a_procedure_loads_and_goes_on():
+    state = play("  middle(1)\n  add 99 to b", procs=NESTED)
+    state.apply(1)
+    again = load_state(dump_state(state), state.game)
+    for game in (state, again):
+        game.apply(12)
+    assert again.get("b") == state.get("b") == [1, 12, 0, 99]
+
+
+def test_three_keys_address_one_cell():
+    decls = "enum kind { red, blue }\nvar cube[player, kind, 0..2]: int = 0"
+    state = play(
+        "  cube[player(2), blue, 1] = 5\n  cube[player(1), red, 2] = 3\n"
+        "  n = cube[player(2), blue, 1] * 10 + cube[player(1), red, 2]",
+        decls=decls,
+    )
+    assert state.get("n") == 53
+    assert state.get("cube", 1, "blue", 1) == 5 and state.get("cube", 0, "red", 2) == 3
+    flat = state.observation(None)["vars"]["cube"]
+    assert flat.index(5) == 1 * 6 + 1 * 3 + 1 and flat.index(3) == 0 * 6 + 0 * 3 + 2
