@@ -223,7 +223,7 @@ def _contains(outer: Span, inner: Span) -> bool:
 def enclosing_cite(program: Any, span: Span) -> str | None:
     """The citation of the innermost cited declaration or statement around `span`."""
     best: tuple[Span, str] | None = None
-    for decl in getattr(program, "decls", {}).values():
+    for decl, _depth in ast.rules(getattr(program, "decls", {}).values()):
         decl_span = getattr(decl, "span", None)
         if decl_span is None or not _contains(decl_span, span):
             continue
@@ -238,8 +238,9 @@ def enclosing_cite(program: Any, span: Span) -> str | None:
 
 def _find_choose(program: Any, span: Span) -> tuple[ast.Choose | None, Any]:
     """The `choose` written at `span`, and the declaration it is in."""
-    for decl in getattr(program, "decls", {}).values():
-        for node in ast.walk(decl):
+    for decl, _depth in ast.rules(getattr(program, "decls", {}).values()):
+        # a rule's own statements (`walk` would go on into the rule it replaced)
+        for node in ast.walk(decl.body if isinstance(decl, ast.Proc) else decl):
             if isinstance(node, ast.Choose) and node.span == span:
                 return node, decl
     return None, None

@@ -18,7 +18,7 @@ import interpreter
 from dsl.semantics.check.data import _Constant
 from dsl.semantics.check.flow import _Loops
 from dsl.semantics.check.types import TypeChecker
-from dsl.semantics.resolve import _Overlay, _RenameCalls
+from dsl.semantics.resolve import _MarkBaseCalls, _Overlay
 from dsl.semantics.symbols import _Binder
 from dsl.syntax import ast, fmt
 from dsl.syntax.parse import parse
@@ -253,13 +253,14 @@ def test_a_subclass_inherits_and_may_override_handlers():
 
 def test_a_transformer_rebuilds_only_what_changes():
     tree = parse('library "x"\nproc p() {\n  if base(1) > 2 { base(base(3)) }\n  let a = 1\n}\n')
-    renamed = _RenameCalls("base", "other").visit(tree)
-    calls = [n.name for n in ast.walk(renamed) if isinstance(n, (ast.CallStmt, ast.CallExpr))]
-    assert calls == ["other", "other", "other"]
-    old_let, new_let = tree.items[0].body.stmts[1], renamed.items[0].body.stmts[1]
+    marked = _MarkBaseCalls().visit(tree)
+    calls = [n.base for n in ast.walk(marked) if isinstance(n, (ast.CallStmt, ast.CallExpr))]
+    assert calls == [True, True, True]
+    old_let, new_let = tree.items[0].body.stmts[1], marked.items[0].body.stmts[1]
     assert new_let is old_let  # nothing inside it changed: the very node
-    assert _RenameCalls("nothing", "other").visit(tree) is tree
-    assert isinstance(_RenameCalls("a", "b"), Transformer)
+    other = parse('library "x"\nproc p() {\n  if other(1) > 2 { other(3) }\n}\n')
+    assert _MarkBaseCalls().visit(other) is other
+    assert isinstance(_MarkBaseCalls(), Transformer)
 
 
 def test_walk_goes_depth_first_in_source_order():

@@ -24,7 +24,7 @@ from typing import Any
 
 from dsl.codegen.emit import emit
 from dsl.codegen.emit import python as _python
-from dsl.codegen.exprs import Exprs, Scope, all_pairs_distance  # noqa: F401 - importable from here
+from dsl.codegen.exprs import Exprs, Scope, all_pairs_distance, fn_name  # noqa: F401 - importable from here
 from dsl.codegen.ir import ProcIR
 from dsl.codegen.link import link
 from dsl.codegen.lower import Lowerer
@@ -64,14 +64,20 @@ class Compiler:
     def compile(self) -> Game:
         sym = self.sym
         x = self.exprs.x
-        for fn in self.program.get(ast.Fn):
+        rules = list(ast.rules(self.program.decls.values()))
+        for fn, depth in rules:
+            if not isinstance(fn, ast.Fn):
+                continue
             scope = Scope(tuple(p.name for p in fn.params), python_params=True)
             params = "".join(f", v_{p.name}" for p in fn.params)
-            self.env[f"_F_{fn.name}"] = _python(
+            self.exprs.rule = (fn.name, depth)
+            self.env[fn_name(fn.name, depth)] = _python(
                 f"lambda st{params}: {x(fn.body, scope)}", self.env, "eval"
             )
         lower = Lowerer(self.program, self.exprs, self.ask_forced)
-        self.procs_ir = [lower.main()] + [lower.proc(p) for p in self.program.get(ast.Proc)]
+        self.procs_ir = [lower.main()] + [
+            lower.proc(p, depth) for p, depth in rules if isinstance(p, ast.Proc)
+        ]
         nlocals = [p.nlocals for p in self.procs_ir]
         codes, infos = [], []
         for index, proc in enumerate(self.procs_ir):
@@ -131,7 +137,7 @@ class Compiler:
             notes=notes,
             params=dict(sym.params),
             fingerprint=fingerprint(self.program),
-            functions={fn.name: self.env[f"_F_{fn.name}"] for fn in self.program.get(ast.Fn)},
+            functions={fn.name: self.env[fn_name(fn.name, 0)] for fn in self.program.get(ast.Fn)},
             program=self.program,
         )
 

@@ -42,6 +42,12 @@ def _fresh(expr) -> bool:
     return False
 
 
+def fn_name(name: str, depth: int) -> str:
+    """The Python name of a derived value in generated code: `_F_name`, and `_F<depth>_name`
+    for a rule replaced and called with `base(...)` (no ruleset name can make either)."""
+    return f"_F_{name}" if depth == 0 else f"_F{depth}_{name}"
+
+
 class Scope:
     """How local names are reached in generated code: `L[i]` slots, or Python names."""
 
@@ -88,6 +94,8 @@ class Exprs(Visitor):
         self.env: dict[str, Any] = dict(RUNTIME)
         self.env.update(_R=symbols.rows, _ADJ=symbols.adjacency)
         self.consts: dict[int, str] = {}
+        # the rule being compiled, as (name, depth): a `base(...)` call calls depth + 1
+        self.rule: tuple[str, int] = ("", 0)
 
     # ------------------------------------------------------------------ namespace
     def const(self, value: Any, hint: str = "k") -> str:
@@ -237,8 +245,9 @@ class Exprs(Visitor):
     @on(ast.CallExpr)
     def x_CallExpr(self, e: ast.CallExpr, scope):
         args = [a for a in e.args if not isinstance(a, ast.KwArg)]
-        if self.sym.kind.get(e.name) == "fn":
-            return f"_F_{e.name}(st" + "".join(", " + self.x(a, scope) for a in args) + ")"
+        if e.base or self.sym.kind.get(e.name) == "fn":
+            name = fn_name(self.rule[0], self.rule[1] + 1) if e.base else fn_name(e.name, 0)
+            return f"{name}(st" + "".join(", " + self.x(a, scope) for a in args) + ")"
         if e.name in ("nodes", "rows", "values"):
             arg = args[0]
             assert isinstance(arg, ast.NameRef), "the checker allows only a name here"

@@ -73,7 +73,13 @@ class Lowerer(Visitor):
         self.ex = exprs
         # put every decision to the player, even one with a single option
         self.ask_forced = ask_forced
-        self.proc_index = {proc.name: i + 1 for i, proc in enumerate(program.get(ast.Proc))}
+        # every procedure's index, by name and depth (a rule replaced and called with
+        # `base(...)` is at depth 1, 2...), main being 0
+        procs = [
+            (p.name, d) for p, d in ast.rules(program.decls.values()) if isinstance(p, ast.Proc)
+        ]
+        self.proc_index = {key: i + 1 for i, key in enumerate(procs)}
+        self.rule: tuple[str, int] = ("main", 0)
         self.sites: list[ChooseSite] = []
         self.current_proc = "main"
         self.native = _Native(self)
@@ -103,13 +109,15 @@ class Lowerer(Visitor):
         rnd = self.program.one(ast.Round) or self.program.one(ast.Setup)
         return rnd.span if rnd is not None else Span(self.program.path, 1, 1, 1, 1)
 
-    def proc(self, proc: ast.Proc) -> ProcIR:
+    def proc(self, proc: ast.Proc, depth: int = 0) -> ProcIR:
         scope = Scope(tuple(p.name for p in proc.params))
         b = _Builder()
-        self.current_proc = proc.name
+        name = ast.rule_label(proc.name, depth)
+        self.current_proc = name
+        self.rule = self.ex.rule = (proc.name, depth)
         self.block(proc.body, b, scope)
         b.add(Leave(lines=(f"return {RET}",), span=proc.body.span))
-        return self._done(b, proc.name, proc.kind, proc.cite, proc.span, scope)
+        return self._done(b, name, proc.kind, proc.cite, proc.span, scope)
 
     def _done(self, b: _Builder, name, kind, cite, span, scope: Scope) -> ProcIR:
         return ProcIR(name, kind, cite, span, tuple(b.code), dict(b.labels), tuple(scope.names))
@@ -240,7 +248,9 @@ class Lowerer(Visitor):
     @on(ast.CallStmt)
     def s_CallStmt(self, s: ast.CallStmt, b, scope):
         args = tuple(self.ex.x(a, scope) for a in s.args if not isinstance(a, ast.KwArg))
-        b.add(Call(proc=self.proc_index[s.name], args=args, span=s.span))
+        name, depth = self.rule
+        key = (name, depth + 1) if s.base else (s.name, 0)
+        b.add(Call(proc=self.proc_index[key], args=args, span=s.span))
 
     @on(ast.AddTo)
     def s_AddTo(self, s: ast.AddTo, b, scope):

@@ -19,10 +19,6 @@ from dsl.syntax import ast
 from dsl.syntax.parse import parse
 from dsl.syntax.visitor import Transformer, Visitor, on
 
-# The rule a `replace` supersedes, when the new rule calls it with `base(...)`, is kept as
-# `<name>__base_<k>`.
-BASE_MARK = "__base_"
-
 OVERLAYS = (ast.SetParam, ast.Replace, ast.AddDecl, ast.AddRow, ast.RemoveDecl, ast.RemoveRow)
 
 
@@ -394,12 +390,9 @@ class _Overlay(Visitor):
                 and "base" not in decls
                 and _calls(new, "base")
             ):
-                # `base(...)` in a replacing rule calls the rule it replaces
-                earlier = sum(1 for k in decls if k.startswith(key + BASE_MARK))
-                hidden = f"{key}{BASE_MARK}{earlier + 1}"
-                decls[hidden] = attrs.evolve(old, name=hidden)
-                origin[hidden] = origin[key]
-                new = _RenameCalls("base", hidden).visit(new)
+                # `base(...)` in a replacing rule calls the rule it replaces: that rule is
+                # kept as the new one's `base`, and the calls are marked as `base` calls
+                new = attrs.evolve(_MarkBaseCalls().visit(new), base=old)
             decls[key] = new
             origin[key] = item.span
 
@@ -454,16 +447,13 @@ def _calls(node, name: str) -> bool:
     )
 
 
-class _RenameCalls(Transformer):
-    """A tree with every call of `old` made a call of `new`."""
-
-    def __init__(self, old: str, new: str):
-        self.old, self.new = old, new
+class _MarkBaseCalls(Transformer):
+    """A tree with every call of `base` marked as a call of the rule being replaced."""
 
     @on(ast.CallStmt, ast.CallExpr)
     def call(self, node: ast.CallStmt | ast.CallExpr):
         node = self.rebuild(node)
-        return attrs.evolve(node, name=self.new) if node.name == self.old else node
+        return attrs.evolve(node, base=True) if node.name == "base" else node
 
 
 def _kind(decl) -> str:

@@ -14,8 +14,8 @@ checks the declarations against the fields' types).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import ClassVar, Union, get_args
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar, Union, get_args
 
 import attrs
 
@@ -209,6 +209,8 @@ class CallExpr(Node):
     name: str
     args: tuple[Expr | KwArg, ...]
     span: Span = _span()
+    # `base(...)` in a replacing rule: calls the rule its declaration replaces (its `base`)
+    base: bool = False
 
 
 @attrs.frozen
@@ -345,6 +347,8 @@ class CallStmt(Statement):
     args: tuple[Expr | KwArg, ...]
     cite: str | None
     span: Span = _span()
+    # `base(...)` in a replacing rule: calls the rule its declaration replaces (its `base`)
+    base: bool = False
 
 
 @attrs.frozen
@@ -648,7 +652,7 @@ class ParamDecl(Node):
 
 @attrs.frozen
 class Fn(Node):
-    children = ("params", "result", "body")
+    children = ("params", "result", "body", "base")
 
     name: str
     params: tuple[ParamDecl, ...]
@@ -656,11 +660,14 @@ class Fn(Node):
     body: Expr
     cite: str | None
     span: Span = _span()
+    # the rule this one replaced, kept when this one calls it with `base(...)` (a `replace`
+    # in a variant): `walk` goes into it, and `rules` lists it as a rule of its own
+    base: Fn | None = None
 
 
 @attrs.frozen
 class Proc(Node):
-    children = ("params", "body")
+    children = ("params", "body", "base")
     blocks = ("body",)
 
     kind: str  # proc | phase | step
@@ -669,6 +676,8 @@ class Proc(Node):
     body: Block
     cite: str | None
     span: Span = _span()
+    # the rule this one replaced, kept when this one calls it with `base(...)` (see `Fn.base`)
+    base: Proc | None = None
 
 
 @attrs.frozen
@@ -881,6 +890,25 @@ def decl_key(decl: Decl) -> str:
     if name is not None:
         return name
     return type(decl).__name__.lower()
+
+
+def rules(decls: Iterable[Any]) -> Iterator[tuple[Any, int]]:
+    """Every declaration of `decls`, each followed by the rules it replaced and calls with
+    `base(...)` (its `base`, that one's `base`...), with their depth (0 for the declaration)."""
+    for decl in decls:
+        depth = 0
+        while decl is not None:
+            yield decl, depth
+            decl = decl.base if isinstance(decl, (Proc, Fn)) else None
+            depth += 1
+
+
+def rule_label(name: str, depth: int) -> str:
+    """How messages, traces and the call graph name a rule `depth` replacements down (one
+    its replacement calls with `base(...)`): `name`, `name (replaced)`, `name (replaced 2x)`."""
+    if depth == 0:
+        return name
+    return f"{name} (replaced{'' if depth == 1 else f' {depth}x'})"
 
 
 def walk(node) -> Iterator[Node]:

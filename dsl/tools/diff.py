@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import attrs
 
-from dsl.semantics.resolve import BASE_MARK, Program
+from dsl.semantics.resolve import Program
 from dsl.syntax import ast
 from dsl.syntax.fmt import args, expr
 from dsl.syntax.visitor import Visitor, elsewhere, on
@@ -40,8 +40,8 @@ def diff_programs(base: Program, variant: Program) -> list[Change]:
     changes: list[Change] = []
     for key, new in variant.decls.items():
         old = base.decls.get(key)
-        if old == new or (BASE_MARK in key and key not in base.decls):
-            continue  # (a superseded rule that its replacement calls is part of that change)
+        if old == new:
+            continue
         where = variant.origin.get(key)
         line = where.line if where is not None else 0
         if old is None:
@@ -131,17 +131,12 @@ class _Changed(Visitor):
         text = f"replaces {_what(new)}"
         if isinstance(new, ast.Map) and isinstance(old, ast.Map):
             text += _unmarked(old, new)
-        if any(BASE_MARK in c for c in _called(new)):
+        if isinstance(new, (ast.Proc, ast.Fn)) and new.base is not None:
             text += ", calling the rule it replaces"
         if _cite(old) and _cite(old) != cite:
             text += f" (was §{_cite(old)})"
         text += f": {about}" if about else ""
         return self.change(new, text)
-
-
-def _called(node) -> set[str]:
-    """The names of everything a declaration calls."""
-    return {n.name for n in ast.walk(node) if isinstance(n, (ast.CallStmt, ast.CallExpr))}
 
 
 def _row(r: ast.Row) -> str:

@@ -97,30 +97,41 @@ class _Walk:
         self.seen: set[str] = set()
         self.noted: set[str] = set()  # sections whose notes a rule has listed already
         self.callers: dict[str, list[str]] = {}
-        owners: list[tuple[str, object]] = [(n, p.body) for n, p in self.procs.items()]
+        owners: list[tuple[str, object]] = list(self.procs.items())
         for name, decl in (("setup", program.one(ast.Setup)), ("round", program.one(ast.Round))):
             if decl is not None:
-                owners.append((name, decl.body))
-        for owner, body in owners:
-            for callee in self.calls(body):
+                owners.append((name, decl))
+        for owner, decl in owners:
+            for callee in self.calls(decl):
                 self.callers.setdefault(callee, []).append(owner)
 
-    def calls(self, body) -> list[str]:
+    def calls(self, decl, own: bool = False) -> list[str]:
+        """The rules `decl`'s body calls, in order; a `base(...)` call stands for the rules
+        the one it replaced calls (or, with `own`, for `BASE`, the replaced rule itself)."""
         found: list[str] = []
-        for n in ast.walk(body):
-            if isinstance(n, ast.CallStmt) and n.name in self.procs and n.name not in found:
-                found.append(n.name)
+        for n in ast.walk(decl.body):
+            if not isinstance(n, ast.CallStmt):
+                continue
+            base = getattr(decl, "base", None)
+            if n.base and base is not None:
+                names = [BASE] if own else self.calls(base)
+            else:
+                names = [n.name] if n.name in self.procs else []
+            found += [name for name in names if name not in found]
         return found
 
-    def describe(self, page: Page, body, level: int) -> None:
-        """Every rule `body` calls, depth first, each the first time it is met."""
-        for name in self.calls(body):
+    def describe(self, page: Page, decl, level: int) -> None:
+        """Every rule `decl` calls, depth first, each the first time it is met."""
+        for name in self.calls(decl):
             if name in self.seen:
                 continue
             self.seen.add(name)
             proc = self.procs[name]
             _rule(page, self.program, proc, self, level)
-            self.describe(page, proc.body, min(level + 1, 4))
+            self.describe(page, proc, min(level + 1, 4))
+
+
+BASE = "(base)"  # in `_Walk.calls(..., own=True)`: a call of the rule the caller replaced
 
 
 def _rule(page: Page, program: Program, proc: ast.Proc, walk: _Walk, level: int) -> None:
@@ -134,7 +145,7 @@ def _rule(page: Page, program: Program, proc: ast.Proc, walk: _Walk, level: int)
     facts = []
     if callers:
         facts.append("Called from " + ", ".join(_ref(c, page) for c in callers) + ".")
-    facts += _body_facts(proc.body, walk)
+    facts += _body_facts(proc, walk)
     marked = [] if proc.cite in walk.noted else parts.notes_on(program, proc.cite)
     if proc.cite:
         walk.noted.add(proc.cite)
@@ -161,13 +172,14 @@ def _sentence(proc: ast.Proc) -> str:
     return f"{plain(head)}, for {listed}."
 
 
-def _body_facts(body, walk: _Walk) -> list[str]:
-    """What a rule's body does that a reader must know: its decisions, dice, calls, ends."""
+def _body_facts(decl, walk: _Walk) -> list[str]:
+    """What a rule's body does that a reader must know: its decisions, dice, calls, ends
+    (with those of the rules it replaced and calls with `base(...)`)."""
     facts = []
     decisions = []
     dice: list[str] = []
     ends = []
-    for n in ast.walk(body):
+    for n in (n for rule, _depth in ast.rules([decl]) for n in ast.walk(rule.body)):
         if isinstance(n, ast.Choose):
             prompt = f"*{plain(n.prompt)}*" if n.prompt else f"choose {code(n.name)}"
             cite = f", {section(n.cite)}" if n.cite else ""
@@ -182,15 +194,25 @@ def _body_facts(body, walk: _Walk) -> list[str]:
                 dice.append(shown)
         elif isinstance(n, ast.EndGame):
             ends.append(_ending(n))
-    calls = walk.calls(body)
+    calls = [_replaced(decl.base, walk) if c == BASE else link(c) for c in walk.calls(decl, True)]
     if decisions:
         facts.append("Decisions: " + "; ".join(decisions) + ".")
     if dice:
         facts.append("Rolls " + ", ".join(dice) + ".")
     if calls:
-        facts.append("Calls " + ", ".join(link(c) for c in calls) + ".")
+        facts.append("Calls " + ", ".join(calls) + ".")
     facts += [f"Ends the game {e}." for e in ends]
     return facts
+
+
+def _replaced(base: ast.Proc | None, walk: _Walk) -> str:
+    """A `base(...)` call in a rule's list of calls: the rule it replaces, and what that calls."""
+    assert base is not None, "only a rule that replaced another calls `base(...)`"
+    calls = [_replaced(base.base, walk) if c == BASE else link(c) for c in walk.calls(base, True)]
+    parts = [section(base.cite)] if base.cite else []
+    if calls:
+        parts.append("it calls " + ", ".join(calls))
+    return "the rule it replaces" + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def _ending(n: ast.EndGame) -> str:
@@ -251,7 +273,7 @@ def _setup(page: Page, program: Program, walk: _Walk) -> None:
         return
     page.heading(2, "Setting up", key="part:setup")
     _part_lead(page, program, walk, setup, "The setup")
-    walk.describe(page, setup.body, 3)
+    walk.describe(page, setup, 3)
 
 
 def _round(page: Page, program: Program, walk: _Walk) -> None:
@@ -260,15 +282,15 @@ def _round(page: Page, program: Program, walk: _Walk) -> None:
         return
     page.heading(2, "Playing a round", key="part:round")
     _part_lead(page, program, walk, rnd, f"A round, played at most {rnd.max} times")
-    walk.describe(page, rnd.body, 3)
+    walk.describe(page, rnd, 3)
 
 
 def _part_lead(page: Page, program: Program, walk: _Walk, decl, what: str) -> None:
     text = comment_of(decl, program)
     cite = f" ({section(decl.cite)})" if decl.cite else ""
     page.add(f"{what}{cite}." + (f" {plain(text)}" if text else ""), "")
-    facts = _body_facts(decl.body, walk)
-    calls = walk.calls(decl.body)
+    facts = _body_facts(decl, walk)
+    calls = walk.calls(decl)
     if calls:
         facts = [f for f in facts if not f.startswith("Calls ")]
         page.add("In order:", "")
@@ -284,7 +306,7 @@ def _end(page: Page, program: Program, walk: _Walk) -> None:
         ("the setup", program.one(ast.Setup)),
         ("the round", program.one(ast.Round)),
     ]
-    owners += [(None, p) for p in program.get(ast.Proc)]
+    owners += [(None, p) for p, _depth in ast.rules(program.get(ast.Proc))]
     for owner, decl in owners:
         if decl is None:
             continue
@@ -325,4 +347,4 @@ def _others(page: Page, program: Program, walk: _Walk) -> None:
             continue
         walk.seen.add(proc.name)
         _rule(page, program, proc, walk, 3)
-        walk.describe(page, proc.body, 4)
+        walk.describe(page, proc, 4)

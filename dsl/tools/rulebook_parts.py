@@ -61,8 +61,23 @@ def derived_values(page: Page, program: Program) -> None:
         if not text:
             body = expr(fn.body)
             text = f"= {code(body)}" if len(body) <= _SHORT and "\n" not in body else ""
+        replaced = _replaced(fn)
+        if replaced and text.endswith("."):
+            text += f" {replaced[0].upper()}{replaced[1:]}."
+        elif replaced:
+            text = f"{text}; {replaced}" if text else replaced
         page.add(f"- {head}{where}" + (f": {text}" if text else ""))
     page.add("")
+
+
+def _replaced(fn: ast.Fn) -> str:
+    """A derived value that calls the one it replaced with `base(...)` says so, and where
+    that one (and the one it replaced, and so on) is cited."""
+    if fn.base is None:
+        return ""
+    where = f" ({section(fn.base.cite)})" if fn.base.cite else ""
+    deeper = _replaced(fn.base)
+    return f"calls the rule it replaces{where}" + (f", which {deeper}" if deeper else "")
 
 
 # ------------------------------------------------------------------ components

@@ -191,7 +191,7 @@ def _none_expression(program, area: Span, values: dict, state: Any, keys_only: b
     be; else a list of at most two whose value cannot be told without evaluating a call."""
     nodes = [
         node
-        for decl in program.decls.values()
+        for decl, _depth in ast.rules(program.decls.values())
         if isinstance(getattr(decl, "span", None), Span) and _overlaps(decl.span, area)
         for node in ast.walk(decl)
         if isinstance(getattr(node, "span", None), Span) and _within(node.span, area)

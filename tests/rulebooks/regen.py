@@ -24,7 +24,7 @@ from test_rulebook import (  # noqa: E402
     rulebooks_dir,
 )
 
-from dsl.resolve import bundled_names  # noqa: E402
+from dsl.semantics.resolve import bundled_names  # noqa: E402
 
 
 def _write(path: Path, text: str) -> int:

@@ -7,6 +7,8 @@ ruleset terminate.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dsl.errors import Diagnostic, Note, diag
 from dsl.semantics.symbols import Symbols
 from dsl.syntax import ast
@@ -15,25 +17,33 @@ from dsl.syntax.visitor import Visitor, elsewhere, on
 CALLABLE = ("fn", "proc", "phase", "step")
 
 
-def _calls(decl) -> list[tuple[str, object]]:
-    body = decl.body
-    return [(n.name, n) for n in ast.walk(body) if isinstance(n, (ast.CallExpr, ast.CallStmt))]
+def _calls(decl, depth: int) -> list[tuple[str, Any]]:
+    return [
+        (ast.rule_label(decl.name, depth + 1) if n.base else n.name, n)
+        for n in ast.walk(decl.body)
+        if isinstance(n, (ast.CallExpr, ast.CallStmt))
+    ]
 
 
 def check_flow(program, symbols: Symbols) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    graph: dict[str, list[tuple[str, object]]] = {}
-    for decl in program.decls.values():
+    graph: dict[str, list[tuple[str, Any]]] = {}
+    spans = dict(symbols.spans)
+    for decl, depth in ast.rules(program.decls.values()):
         if isinstance(decl, (ast.Fn, ast.Proc)):
-            graph[decl.name] = [(n, c) for n, c in _calls(decl) if symbols.kind.get(n) in CALLABLE]
-    out += _cycles(graph, symbols)
+            key = ast.rule_label(decl.name, depth)
+            spans[key] = decl.span
+            graph[key] = [
+                (n, c) for n, c in _calls(decl, depth) if c.base or symbols.kind.get(n) in CALLABLE
+            ]
+    out += _cycles(graph, spans)
     loops = _Loops()
-    for decl in program.decls.values():
+    for decl, _depth in ast.rules(program.decls.values()):
         loops.visit(decl, 0)
     return out + loops.out
 
 
-def _cycles(graph, symbols: Symbols) -> list[Diagnostic]:
+def _cycles(graph, spans: dict) -> list[Diagnostic]:
     out = []
     state: dict[str, int] = {}
     reported: set[frozenset] = set()
@@ -52,7 +62,7 @@ def _cycles(graph, symbols: Symbols) -> list[Diagnostic]:
                             "K207",
                             "recursion is not allowed: " + " -> ".join(cycle),
                             call.span,
-                            notes=(Note(symbols.spans[callee], f"{callee!r} is defined here"),),
+                            notes=(Note(spans[callee], f"{callee!r} is defined here"),),
                             hint="rewrite the repetition as a bounded loop",
                         )
                     )

@@ -8,6 +8,7 @@ fit everything, so the checker only reports what is certainly wrong.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from dsl.errors import Diagnostic, Note, diag, did_you_mean
 from dsl.semantics.builtins import BUILTINS, STATE_TYPES
@@ -63,6 +64,8 @@ class TypeChecker(Visitor):
         self.program = program
         self.sym = symbols
         self.out: list[Diagnostic] = []
+        # the fn or proc being checked: its `base` is what a `base(...)` call in it calls
+        self.rule: object = None
 
     # ------------------------------------------------------------------ helpers
     def error(self, code, message, span, hint=None):
@@ -128,7 +131,8 @@ class TypeChecker(Visitor):
 
     # ------------------------------------------------------------------ declarations
     def run(self) -> list[Diagnostic]:
-        for decl in self.program.decls.values():
+        for decl, _depth in ast.rules(self.program.decls.values()):
+            self.rule = decl
             self.visit(decl)
         return self.out
 
@@ -453,15 +457,24 @@ class TypeChecker(Visitor):
         candidates = list(scope) + list(self.sym.kind) + list(BUILTINS) + list(STATE_TYPES)
         self.error("K201", f"unknown name {name!r}", span, hint=did_you_mean(name, candidates))
 
+    def callee(self, c) -> tuple[str | None, Any]:
+        """What a call calls: its kind and declaration (a `base(...)` call: the rule that the
+        one being checked replaces)."""
+        if c.base:
+            decl = self.rule.base if isinstance(self.rule, (ast.Proc, ast.Fn)) else None
+            kind = None if decl is None else decl.kind if isinstance(decl, ast.Proc) else "fn"
+            return kind, decl
+        return self.sym.kind.get(c.name), self.sym.decls.get(c.name)
+
     def call(self, c, scope, statement: bool):
-        kind = self.sym.kind.get(c.name)
+        kind, decl = self.callee(c)
         args = [a for a in c.args if not isinstance(a, ast.KwArg)]
         for a in c.args:
             if isinstance(a, ast.KwArg):
                 self.error("K203", "named arguments are only used in table rows", a.span)
         if statement:
             if kind in ("proc", "phase", "step"):
-                return self.check_args(c, self.sym.decls[c.name].params, args, scope)
+                return self.check_args(c, decl, args, scope)
             if kind == "fn" or c.name in BUILTINS:
                 self.error(
                     "K222",
@@ -480,8 +493,7 @@ class TypeChecker(Visitor):
             )
             return ANY
         if kind == "fn":
-            decl = self.sym.decls[c.name]
-            self.check_args(c, decl.params, args, scope)
+            self.check_args(c, decl, args, scope)
             return self.type_of(decl.result) if decl.result is not None else ANY
         if kind in ("proc", "phase", "step"):
             self.error(
@@ -527,14 +539,15 @@ class TypeChecker(Visitor):
         result = spec.result
         return result(types) if callable(result) else result
 
-    def check_args(self, c, params, args, scope):
+    def check_args(self, c, decl, args, scope):
+        params = decl.params
         if len(params) != len(args):
             self.out.append(
                 diag(
                     "K203",
                     f"{c.name!r} takes {_count(len(params), 'argument')}, not {len(args)}",
                     c.span,
-                    notes=(Note(self.sym.spans[c.name], f"{c.name!r} is defined here"),),
+                    notes=(Note(decl.span, f"{c.name!r} is defined here"),),
                 )
             )
             return ANY
