@@ -1016,3 +1016,31 @@ def test_three_keys_address_one_cell():
     assert state.get("cube", 1, "blue", 1) == 5 and state.get("cube", 0, "red", 2) == 3
     flat = state.observation(None)["vars"]["cube"]
     assert flat.index(5) == 1 * 6 + 1 * 3 + 1 and flat.index(3) == 0 * 6 + 0 * 3 + 2
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            'ruleset "r"\nplayers 2\nvar n: int = 0\nround max 2 {\n  n += 1\n}',
+            "x.knap:4:1: error[K404]: the game did not end within its 2 rounds",
+        ),
+        (
+            'ruleset "s"\nplayers 2\nvar n: int = 0\nsetup {\n  n = 1\n}',
+            "x.knap:4:1: error[K407]: the game ended without `end game`",
+        ),
+    ],
+)
+def test_a_game_that_does_not_end_says_so(text, message):
+    with pytest.raises(RulesetRuntimeError) as err:
+        new_game(compile_text(text, "x.knap"), players=2)
+    assert str(err.value) == message
+
+
+def test_empty_blocks_and_rounds_that_end():
+    text = (
+        'ruleset "e"\nplayers 2\nvar n: int = 0\nround max 2 {\n  if n == 0 { }\n  n += 1\n'
+        "  if n == 2 { end game winners [] }\n}"
+    )
+    state = new_game(compile_text(text, "x.knap"), players=2)
+    assert state.get("n") == 2 and state.outcome()["rounds"] == 2
