@@ -1044,3 +1044,10 @@ def test_empty_blocks_and_rounds_that_end():
     )
     state = new_game(compile_text(text, "x.knap"), players=2)
     assert state.get("n") == 2 and state.outcome()["rounds"] == 2
+
+
+def test_a_finished_game_saves_and_loads_with_its_result():
+    state = play("  n = 3", players=3)
+    assert state.is_over()
+    again = load_state(dump_state(state), state.game)
+    assert again.outcome() == state.outcome() and again.decision() is None
