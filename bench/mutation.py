@@ -9,7 +9,7 @@ mutmut edits copies of the files it mutates, and the team edits the real ones, s
 script never runs in the working checkout: it clones the committed revision into a work
 folder of its own, makes a virtual environment there, and runs mutmut inside it.
 
-    python bench/mutation.py                      # HEAD, the five core files, 2 workers
+    python bench/mutation.py                      # HEAD, the core and the code generator, 2 workers
     python bench/mutation.py --files interpreter/core/rng.py --jobs 1
     python bench/mutation.py --sample 300 --seed 1   # a random subset of the mutants
     python bench/mutation.py --report-only        # the report of the last run again
