@@ -251,7 +251,8 @@ class _Runner:
         self.invariants = invariants
         self.problems: list[str] = []
         self.warnings: list[str] = []
-        self.forced: list[str] = []
+        self.taken: list[str] = []  # the forced decisions taken for the player
+        self.broken: set = set()  # the spans of the invariants already reported
         self.strict_choices = "choices" in sc.strict
         self.recorder = None
         players = sc.players if sc.players is not None else game.players[0]
@@ -278,10 +279,11 @@ class _Runner:
         return _cut(_literal(value))
 
     def at(self) -> str:
-        pending = self.state.waiting()
-        if pending is None:
-            return "no decision is pending"
-        return f"P{pending.who + 1}'s decision {self.game.sites[pending.site].prompt!r}"
+        return _at(self.state, self.game)
+
+    def forced(self, pending) -> bool:
+        """A decision the engine takes itself in a game: a `choose` with one option."""
+        return len(pending.options) == 1 and not self.game.sites[pending.site].always
 
     # ------------------------------------------------------------------ the steps
     def play(self, step_fns: list) -> None:
@@ -312,9 +314,9 @@ class _Runner:
     def settle(self) -> None:
         """Take the decisions the engine would take itself: a `choose` with one option."""
         while not self.strict_choices and (pending := self.state.waiting()) is not None:
-            if len(pending.options) != 1 or self.game.sites[pending.site].always:
+            if not self.forced(pending):
                 return
-            self.forced.append(f"{self.at()}: {self.shown(pending.options[0])}")
+            self.taken.append(f"{self.at()}: {self.shown(pending.options[0])}")
             self.apply(pending.options[0])
 
     def apply(self, option: Any) -> None:
@@ -323,7 +325,7 @@ class _Runner:
         state = self.state
         pending = state.waiting()
         assert pending is not None  # callers apply only at a pending decision
-        if len(pending.options) == 1 and not self.game.sites[pending.site].always:
+        if self.forced(pending):
             state.bound += 1
         state.apply(option)
         self.sync()
@@ -388,7 +390,7 @@ class _Runner:
             return
         self.problems.append(
             f"expected {what} to be rejected: {self.shown(option)!r} was accepted at "
-            f"{before_at(before, self.game)} (line {line})"
+            f"{_at(before, self.game)} (line {line})"
         )
         raise _Stop
 
@@ -406,6 +408,7 @@ class _Runner:
 
     def check_invariants(self, when: str) -> None:
         for broken in self.state.check_invariants():
+            self.broken.add(broken.span)
             self.problems.append(self.invariant_problem(broken, when))
         if self.problems:
             raise _Stop
@@ -431,7 +434,7 @@ class _Runner:
         if list(self.tap):
             self.problems.append(f"{len(self.tap)} scripted dice were not used: {list(self.tap)}")
         for broken in state.check_invariants():
-            if not any(f"invariant {broken.message.split()[1]} " in p for p in self.problems):
+            if broken.span not in self.broken:  # each broken invariant is reported once
                 self.problems.append(self.invariant_problem(broken, "at the end"))
         if self.sc.seed is None and state.rng != self.generator_start:
             self.warnings.append(
@@ -442,10 +445,10 @@ class _Runner:
 
     def result(self) -> ScenarioResult:
         problems = list(self.problems)
-        if problems and self.forced:
+        if problems and self.taken:
             problems.append(
                 "decisions with one option, taken for the player:"
-                + "".join(f"\n      {line}" for line in self.forced)
+                + "".join(f"\n      {line}" for line in self.taken)
             )
         if problems and self.state.pending is not None and self.sc.run is None:
             problems.append(f"the game stopped at {self.at()}")
@@ -455,7 +458,7 @@ class _Runner:
             not self.problems,
             tuple(problems),
             tuple(self.warnings),
-            tuple(self.forced),
+            tuple(self.taken),
         )
 
 
@@ -473,10 +476,10 @@ def _literal(value: Any) -> str:
     return str(value)
 
 
-def before_at(state: State, game: Game) -> str:
+def _at(state: State, game: Game) -> str:
     pending = state.waiting()
     if pending is None:
-        return "no decision"
+        return "no decision is pending"
     return f"P{pending.who + 1}'s decision {game.sites[pending.site].prompt!r}"
 
 
