@@ -76,7 +76,7 @@ def layout(game: Game) -> str:
     for info, code in zip(game.procs, game.code):
         parts.append((info.name, info.kind, info.nlocals, info.local_names, len(code)))
         parts.append([_where(span) for span in info.spans])
-        parts.append([(b.first, b.count) for b in getattr(info, "blocks", ())])
+        parts.append([(b.first, b.count) for b in info.blocks])
     parts.append([(site.proc, _where(site.span)) for site in game.sites])
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
@@ -163,14 +163,8 @@ def load_state(data: bytes | str, game: Game | None = None, path: str = "<save>"
 
 
 def _messages(err) -> list[str]:
-    return (
-        [
-            f"{'.'.join(str(p) for p in getattr(exc, '__notes__', []) or [])} {exc}".strip()
-            for exc in cattrs.transform_error(err)
-        ]
-        if hasattr(cattrs, "transform_error")
-        else [str(err)]
-    )
+    """cattrs's message for each field that does not fit, with its place in the file."""
+    return [message.strip() for message in cattrs.transform_error(err)]
 
 
 def _rebuild(saved: SavedState, game: Game, path: str) -> State:
