@@ -10,37 +10,34 @@ from pathlib import Path
 
 from dsl.codegen.compile import Compiler
 from dsl.errors import CheckProblem, Diagnostic, KnapperError, Span, diag, read_source
-from dsl.semantics.check import check_program
+from dsl.semantics.check import Checked, check_program
 from dsl.semantics.resolve import Program, find_ruleset, resolve_text, suggest_ruleset
-from dsl.semantics.symbols import Symbols
 from interpreter.core.game import Game
 
 
 def load_program(text: str, path: str) -> tuple[Program | None, list[Diagnostic], dict[str, str]]:
     """Parse, resolve and check; returns the program (if it resolved), all diagnostics, sources."""
-    program, _symbols, diagnostics, sources = check_text(text, path)
-    return program, diagnostics, sources
+    checked, diagnostics, sources = check_text(text, path)
+    return (checked.program if checked else None), diagnostics, sources
 
 
-def check_text(
-    text: str, path: str
-) -> tuple[Program | None, Symbols | None, list[Diagnostic], dict[str, str]]:
-    """Parse, resolve and check once: the program and its symbol table (when it resolved),
-    every diagnostic, sorted, and the source texts."""
+def check_text(text: str, path: str) -> tuple[Checked | None, list[Diagnostic], dict[str, str]]:
+    """Parse, resolve and check once: the checked program (when it resolved), every
+    diagnostic, sorted (those of resolving too), and the source texts."""
     program, diagnostics, sources = resolve_text(text, path)
     if program is None:
-        return None, None, sorted(diagnostics, key=Diagnostic.sort_key), sources
-    symbols, found = check_program(program)
-    diagnostics = list(diagnostics) + found
-    return program, symbols, sorted(diagnostics, key=Diagnostic.sort_key), sources
+        return None, sorted(diagnostics, key=Diagnostic.sort_key), sources
+    checked = check_program(program)
+    found = list(diagnostics) + list(checked.diagnostics)
+    return checked, sorted(found, key=Diagnostic.sort_key), sources
 
 
 def compile_text(text: str, path: str = "<string>") -> Game:
-    program, symbols, diagnostics, sources = check_text(text, path)
+    checked, diagnostics, sources = check_text(text, path)
     errors = [d for d in diagnostics if d.severity == "error"]
-    if program is None or symbols is None or errors:
+    if checked is None or errors:
         raise CheckProblem(errors or diagnostics, sources)
-    return Compiler(program, symbols).compile()
+    return Compiler(checked).compile()
 
 
 def compile_path(name_or_path: str | Path) -> Game:

@@ -222,8 +222,8 @@ def run_scenario(
     program: Program, sc: ast.Scenario, sources: dict[str, str], trace: Write | None = None
 ) -> ScenarioResult:
     overlay, step_fns, invariant_parts = scenario_program(program, sc)
-    symbols, diagnostics = check_program(overlay)
-    errors = [d for d in diagnostics if d.severity == "error"]
+    checked = check_program(overlay)
+    errors = checked.errors
     if errors:  # a part that cannot stand alone (`cell` of `cell[2]`) is not shown
         overlay, dropped = _without_failing_parts(overlay, errors)
         if dropped:
@@ -232,11 +232,11 @@ def run_scenario(
                 k: (text, [p for p in ps if p[1] not in dropped])
                 for k, (text, ps) in invariant_parts.items()
             }
-            symbols, diagnostics = check_program(overlay)
-            errors = [d for d in diagnostics if d.severity == "error"]
+            checked = check_program(overlay)
+            errors = checked.errors
     if errors:
         return ScenarioResult(sc.name, sc.cite, False, tuple(d.render(sources) for d in errors))
-    compiler = Compiler(overlay, symbols, ask_forced=True)
+    compiler = Compiler(checked, ask_forced=True)
     game = compiler.compile()
     runner = _Runner(sc, game, compiler.env, invariant_parts, trace)
     runner.play(step_fns)

@@ -70,14 +70,14 @@ round max 5 {
 def compiled(text: str, **options) -> Compiler:
     program, diagnostics, _ = load_program(text, "<ir>")
     assert program is not None and not [d for d in diagnostics if d.severity == "error"]
-    compiler = Compiler(program, check_program(program)[0], **options)
+    compiler = Compiler(check_program(program), **options)
     compiler.compile()
     return compiler
 
 
 def unfused(name: str):
     program = load(name).program
-    return Compiler(program, check_program(program)[0], fuse=False).compile()
+    return Compiler(check_program(program), fuse=False).compile()
 
 
 # ---------------------------------------------------------------------- fusion on and off
@@ -240,7 +240,7 @@ def test_link_checks_labels():
 @pytest.mark.parametrize("name", ["neanderthal", "aurignac", "cro-magnon"])
 def test_every_call_and_decision_ends_its_block(name):
     program = load(name).program
-    compiler = Compiler(program, check_program(program)[0])
+    compiler = Compiler(check_program(program))
     game = compiler.compile()
     for proc, info in zip(compiler.procs_ir, game.procs):
         linked = link(proc)
@@ -258,7 +258,7 @@ def test_every_call_and_decision_ends_its_block(name):
 @pytest.mark.parametrize("name", ["pig", "neanderthal"])
 def test_the_kept_source_is_the_code_that_runs(name):
     program = load(name).program
-    compiler = Compiler(program, check_program(program)[0])
+    compiler = Compiler(check_program(program))
     game = compiler.compile()
     for index, (info, code) in enumerate(zip(game.procs, game.code)):
         assert len(info.blocks) == len(info.spans) == len(info.line_spans) == len(code)

@@ -27,10 +27,12 @@ HEADER = """
 ruleset "core"
 players 2..3
 param constant: list of int = [1, 2, 3]
+param grid: list of list of int = [[1, 2], [3, 4]]
 record card_t {{ value: int }}
 table cards: card_t {{ c1 (1)  c2 (2)  c3 (3)  c4 (4)  c5 (5)  c6 (6) }}
 var a: list of int = [1, 2, 3]
 var b: list of int = []
+var nested: list of list of int = []
 var n: int = 0
 var cells[player]: list of int = []
 var filled[player]: list of int = [7]
@@ -129,6 +131,34 @@ VALUE_CASES = [
     ),
     (["let y = first_of_a()", "y[1] = 8", "b = a"], "b", [1, 2, 3]),
     (["b = sorted(a)", "b[0] = 9", "b = a"], "b", [1, 2, 3]),
+    # lists inside lists: every list stored is the place's own, however deep
+    (["add a to nested", "a[0] = 9", "b = nested[0]"], "b", [1, 2, 3]),
+    (["add a to nested", "nested[0, 0] = 9", "b = a"], "b", [1, 2, 3]),
+    (["nested = [a]", "a[0] = 9", "b = nested[0]"], "b", [1, 2, 3]),
+    (["nested = [a] + [b]", "a[0] = 9", "b = nested[0]"], "b", [1, 2, 3]),
+    (["nested += [a]", "a[0] = 9", "b = nested[0]"], "b", [1, 2, 3]),
+    (
+        ["add a to nested", "let m = nested", "add 9 to nested[0]", "nested = m", "b = nested[0]"],
+        "b",
+        [1, 2, 3],
+    ),
+    (["let g = grid", "g[0, 0] = 9", "b = grid[0]"], "b", [1, 2]),
+    (["nested = grid", "nested[0, 0] = 9", "b = grid[0]"], "b", [1, 2]),
+    (["nested = sorted(grid)", "nested[0, 0] = 9", "b = grid[0]"], "b", [1, 2]),
+    (["nested = [x for x in grid]", "nested[0, 0] = 9", "b = grid[0]"], "b", [1, 2]),
+    (["add a to nested", "for row in nested { row[0] = 9 }", "b = nested[0]"], "b", [1, 2, 3]),
+    (["for row in grid { row[0] = 9 }", "b = grid[0]"], "b", [1, 2]),
+    (
+        [
+            "cells[player(1)] = a",
+            "nested = [cells[player(1)]]",
+            "add 9 to cells[player(1)]",
+            "b = nested[0]",
+        ],
+        "b",
+        [1, 2, 3],
+    ),
+    (["let only = choose player(1) from [a]", "only[0] = 9", "b = a"], "b", [1, 2, 3]),
 ]
 
 
@@ -148,6 +178,30 @@ def test_a_stored_list_is_never_shared(context, statements, name, expected):
     assert state.get(name) == expected
 
 
+@pytest.mark.parametrize("decide", [False, True])
+def test_a_procedure_changes_its_own_copy_of_a_list_argument(decide):
+    stop = "  let forced = choose player(1) from [0, 1]\n" if decide else ""
+    state = play(
+        "  add a to nested\n  change(a, nested)\n  b = a\n",
+        procs="proc change(xs: list of int, xss: list of list of int) {\n"
+        f"{stop}  xs[0] = 9\n  xss[0, 0] = 9\n  add 4 to xs\n}}",
+    )
+    if decide:
+        state.apply(0)
+    assert state.get("b") == [1, 2, 3]
+    assert state.get("nested") == [[1, 2, 3]]
+
+
+def test_a_chosen_list_of_lists_is_the_decider_s_copy():
+    state = play(
+        "  nested = [[1, 2], [3, 4]]\n"
+        '  let pick = choose player(1) from [nested, []] as "a grid"\n'
+        "  pick[0, 0] = 9\n  b = nested[0]",
+    )
+    state.apply(state.decision().options[0])
+    assert state.get("b") == [1, 2]
+
+
 def test_every_entry_of_a_keyed_variable_starts_with_its_own_list():
     state = play(
         "  add 4 to cells[player(1)]\n  add 5 to filled[player(2)]\n  add 6 to hand[player(1)]"
@@ -163,6 +217,16 @@ def test_a_variable_initialised_from_a_parameter_has_its_own_list():
     assert state.get("b") == [1, 2, 3]
 
 
+def test_a_variable_initialised_from_a_grid_shares_no_row_with_it_or_another_entry():
+    state = play(
+        "  add 9 to rows_of[player(1), 0]\n  nested = grid",
+        decls="var rows_of[player]: list of list of int = grid",
+    )
+    assert state.get("rows_of", 0) == [[1, 2, 9], [3, 4]]
+    assert state.get("rows_of", 1) == [[1, 2], [3, 4]]
+    assert state.get("nested") == [[1, 2], [3, 4]]
+
+
 @pytest.mark.parametrize("holds_a_decision", [False, True])
 def test_a_for_loop_walks_a_snapshot(holds_a_decision):
     decide = "  let forced = choose player(1) from [0]\n" if holds_a_decision else ""
@@ -175,6 +239,17 @@ def test_a_for_loop_walks_a_snapshot(holds_a_decision):
     )
     assert state.get("b") == [1, 2]
     assert state.get("hand", 0) == [11, 12]
+
+
+def test_the_options_are_fixed_when_the_decision_is_posed():
+    state = play(
+        "  add 1 to hand[player(1)]\n  add 2 to hand[player(1)]\n"
+        '  let c = choose player(1) from hand[player(1)] as "a card"\n  n = c'
+    )
+    state.get("hand", 0).append(7)  # a tool changes the zone while the decision waits
+    assert state.legal() == [1, 2]
+    state.apply(2)
+    assert state.get("n") == 2
 
 
 def test_a_chosen_list_is_the_decider_s_copy():
@@ -879,35 +954,35 @@ def test_taking_a_gap_from_a_row_is_an_error():
 # ---------------------------------------------------------------- what a failing rule says
 
 RULE_FAULTS = [
-    ("  remove 9 from hand[player(1)]", "", "17:3: error[K403]: 9 is not in hand"),
+    ("  remove 9 from hand[player(1)]", "", "19:3: error[K403]: 9 is not in hand"),
     (
         "  add 1 to river\n  add 2 to river\n  add 3 to river",
         "zone river: row 2 of int",
-        "19:3: error[K412]: river has no empty slot",
+        "21:3: error[K412]: river has no empty slot",
     ),
     (
         "  add 1 to river[0]\n  add 2 to river[0]",
         "zone river: row 2 of int",
-        "18:3: error[K413]: slot 0 of river is taken",
+        "20:3: error[K413]: slot 0 of river is taken",
     ),
     (
         '  let x = choose player(1) from [i for i in [1] if i > 1] as "nothing"',
         "",
-        "17:3: error[K402]: the decision 'nothing' has no options",
+        "19:3: error[K402]: the decision 'nothing' has no options",
     ),
-    ("  b = order_by(a, [1])", "", "17:3: error[K411]: order_by() needs one key per item"),
+    ("  b = order_by(a, [1])", "", "19:3: error[K411]: order_by() needs one key per item"),
     (
         "  let w = [player(1)]\n  if num_players == 2 { w = [player(3)] }\n  end game winners w",
         "",
-        "18:25: error[K408]: there is no player 3 in a 2-player game",
+        "20:25: error[K408]: there is no player 3 in a 2-player game",
     ),
     # the statement that failed, inside one compiled block of several
     (
         "  n = 1\n  n = 2\n  n = a[n + 5]\n  n = 4",
         "",
-        "19:3: error[K401]: the rule at this place failed: an index is out of range",
+        "21:3: error[K401]: the rule at this place failed: an index is out of range",
     ),
-    ("", "var bad: int = constant[7]", "14:1: error[K401]: the initial value of 'bad' failed: "),
+    ("", "var bad: int = constant[7]", "16:1: error[K401]: the initial value of 'bad' failed: "),
 ]
 
 
@@ -922,7 +997,7 @@ def test_a_scripted_die_that_does_not_fit_says_so():
     with pytest.raises(RulesetRuntimeError) as err:
         new_game(game_of("  n = roll 1d6"), players=2, dice=[7])
     assert (
-        str(err.value) == "core.knap:17:3: error[K406]: scripted die 7 does not fit a 6-sided die"
+        str(err.value) == "core.knap:19:3: error[K406]: scripted die 7 does not fit a 6-sided die"
     )
 
 

@@ -69,12 +69,14 @@ def test_the_pending_decision_and_the_frames_as_records():
 def test_pending_options_are_copies_of_the_list_the_state_holds():
     state = new_game(game_of(), players=2, seed=0)
     state.apply(1)
-    assert state.pending[OPTIONS] is state.get("hand")  # `choose ... from hand` as compiled
+    assert state.pending[OPTIONS] == state.get("hand")  # `choose ... from hand`
+    assert state.pending[OPTIONS] is not state.get("hand")  # the decision's own list
     pending, legal, decision = state.waiting(), state.legal(), state.decision()
     legal.append(99)
     assert state.legal() == [4, 5, 6]
     state.get("hand").append(7)  # a tool writing the variable while the decision waits
     assert pending.options == (4, 5, 6) and decision.options == (4, 5, 6)
+    assert state.legal() == [4, 5, 6]
     with pytest.raises(AttributeError):
         pending.who = 0  # type: ignore[misc]
 

@@ -29,31 +29,31 @@ from dsl.codegen.ir import ProcIR
 from dsl.codegen.link import link
 from dsl.codegen.lower import Lowerer
 from dsl.errors import Span
+from dsl.semantics.check import Checked
 from dsl.semantics.resolve import Program
 from dsl.semantics.symbols import Symbols
 from dsl.syntax import ast
 from interpreter.core.game import BlockInfo, Game, InvariantInfo, NoteInfo, ProcInfo, VarSpec
-from interpreter.core.runtime import copy_value
 
 Closure = Callable[[Any, list], Any]
 
 
 class Compiler:
-    """`Compiler(program, symbols).compile()`: the whole of stage 4.
+    """`Compiler(checked).compile()`: the whole of stage 4, from a program whose checks found
+    no error (`dsl.semantics.check.Checked`).
 
     `ask_forced`: put every decision to the player, even one with a single option (scenarios
     use it to script forced decisions, or to list the ones taken for the player).
     `fuse=False`: one block per IR instruction and no jump threading (`dsl.codegen.link`): slower
     code that must play exactly as the fused code does (tests/test_codegen.py)."""
 
-    def __init__(
-        self, program: Program, symbols: Symbols, ask_forced: bool = False, fuse: bool = True
-    ):
-        self.program = program
-        self.sym = symbols
+    def __init__(self, checked: Checked, ask_forced: bool = False, fuse: bool = True):
+        assert not checked.errors, "only a program that passed its checks is compiled"
+        self.program: Program = checked.program
+        self.sym: Symbols = checked.symbols
         self.ask_forced = ask_forced
         self.fuse = fuse
-        self.exprs = Exprs(symbols)
+        self.exprs = Exprs(checked.symbols, checked.typing)
         self.env = self.exprs.env  # the namespace generated code runs in
         self.procs_ir: list[ProcIR] = []  # after `compile`: every procedure's IR, main first
 
@@ -115,6 +115,7 @@ class Compiler:
             for n in self.program.get(ast.Note)
         )
         players = self.program.one(ast.Players)
+        assert players is not None, "the checker refuses a ruleset without `players` (K215)"
         bound = self.program.one(ast.Bound)
         title = self.program.one(ast.Title)
         source = self.program.one(ast.Source)
@@ -122,7 +123,7 @@ class Compiler:
             name=self.program.name,
             title=title.text if title else self.program.name,
             source=source.text if source else None,
-            players=(players.lo, players.hi) if players else (1, 1),
+            players=(players.lo, players.hi),
             bound=bound.decisions if bound else None,
             vars=var_specs,
             code=tuple(codes),
@@ -164,8 +165,8 @@ class Compiler:
             return lambda st: []
         if decl.value is None:
             return lambda st: 0
-        value = self.lam(self.exprs.x(decl.value, Scope()))
-        return lambda st: copy_value(value(st, []))
+        value = self.lam(self.exprs.owned(decl.value, Scope()))
+        return lambda st: value(st, [])
 
 
 def _extent(proc: ProcIR, block: tuple[int, ...]) -> Span:

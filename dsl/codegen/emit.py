@@ -88,16 +88,15 @@ def render(instr: Instr, linked: Linked, pc: int, nlocals: list[int]) -> list[tu
 def _choose(c: Choose, after: int) -> list[str]:
     """`o` the options, `who` the decider; with one option (and no `ask`) it is taken at
     once, else the decision is left pending and the engine suspends."""
-    lines = [f"o = {c.options}"]
-    if not c.as_list:
-        lines.append("if o.__class__ is not list: o = list(o)")
+    # the pending options are the decision's own list, never a list the state holds
+    lines = [f"o = {c.options}" if c.as_list else f"o = list({c.options})"]
     if c.ask:
         lines.append(f"if not o: _no_options(st, {c.site})")
     else:
         lines += [
             "if len(o) < 2:",
             f"    if not o: _no_options(st, {c.site})",
-            f"    L[{c.slot}] = o[0]",
+            f"    L[{c.slot}] = {c.only}",
             f"    return {after}",
         ]
     return lines + [

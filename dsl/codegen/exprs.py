@@ -14,6 +14,7 @@ from typing import Any
 
 from dsl.semantics.builtins import BUILTINS, STATE_NAMES
 from dsl.semantics.symbols import Symbols
+from dsl.semantics.types import ANY, Type, Typing, elem, may_be_list, may_hold_lists
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, on
 from interpreter.core.runtime import RUNTIME
@@ -40,6 +41,12 @@ def _fresh(expr) -> bool:
         spec = BUILTINS.get(expr.name)
         return spec is not None and spec.fresh
     return False
+
+
+def copier(t: Type) -> str:
+    """The runtime helper that copies a value of type `t` to be stored (`_copy` one level,
+    `_copy_deep` every level; a value that is not a list passes through either)."""
+    return "_copy_deep" if may_hold_lists(t) else "_copy"
 
 
 def fn_name(name: str, depth: int) -> str:
@@ -89,8 +96,9 @@ class Exprs(Visitor):
 
     domain = ast.EXPRESSIONS
 
-    def __init__(self, symbols: Symbols):
+    def __init__(self, symbols: Symbols, typing: Typing):
         self.sym = symbols
+        self.typing = typing
         self.env: dict[str, Any] = dict(RUNTIME)
         self.env.update(_R=symbols.rows, _ADJ=symbols.adjacency)
         self.consts: dict[int, str] = {}
@@ -106,6 +114,28 @@ class Exprs(Visitor):
             self.env[name] = value
             self.consts[key] = name
         return self.consts[key]
+
+    # ------------------------------------------------------------------ values
+    def owned(self, e, scope: Scope) -> str:
+        """Python source for the value of `e` as a new place stores it: a list that no other
+        place holds, nor any list inside it (lists are values). The checker's type of `e`
+        says how deep to copy: not at all for a number, one level for a list of numbers,
+        all the way for a list that may hold lists."""
+        t = self.typing.of(e)
+        if not may_be_list(t):
+            return self.x(e, scope)
+        if isinstance(e, ast.ListLit):
+            return "[" + ", ".join(self.owned(item, scope) for item in e.items) + "]"
+        source = self.x(e, scope)
+        if _fresh(e):
+            return f"_copy_deep({source})" if may_hold_lists(t) else source
+        return f"{copier(t)}({source})"
+
+    def item(self, items, source: str) -> str:
+        """Python source for one item (`source`) of the list `items`, as a loop variable
+        holds it: its own copy when the items may be lists."""
+        t = elem(self.typing.of(items)) or ANY
+        return f"{copier(t)}({source})" if may_be_list(t) else source
 
     # ------------------------------------------------------------------ places
     def place(self, t: ast.Target, scope: Scope) -> str:
@@ -194,7 +224,7 @@ class Exprs(Visitor):
         value = self.sym.constant(name)
         if value is None or isinstance(value, (int, str, bool)):
             return repr(value)
-        return f"_copy({self.const(value)})"
+        return f"{copier(self.typing.of(e))}({self.const(value)})"
 
     @on(ast.ListLit)
     def x_ListLit(self, e, scope):

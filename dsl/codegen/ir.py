@@ -110,7 +110,8 @@ class Choose(Instr):
     into the local `slot` when the frame resumes."""
 
     options: str
-    as_list: bool  # `options` always builds a new list (else it is made into one)
+    as_list: bool  # `options` always builds a new list (else it is copied into one)
+    only: str  # the only option `o[0]` as the slot stores it: copied if options may be lists
     player: str
     site: int
     slot: int

@@ -107,7 +107,8 @@ class Lowerer(Visitor):
 
     def program_span(self) -> Span:
         rnd = self.program.one(ast.Round) or self.program.one(ast.Setup)
-        return rnd.span if rnd is not None else Span(self.program.path, 1, 1, 1, 1)
+        assert rnd is not None, "the checker refuses a ruleset with neither (K215)"
+        return rnd.span
 
     def proc(self, proc: ast.Proc, depth: int = 0) -> ProcIR:
         scope = Scope(tuple(p.name for p in proc.params))
@@ -137,16 +138,11 @@ class Lowerer(Visitor):
 
     @on(ast.Let)
     def s_Let(self, s: ast.Let, b, scope):
-        value = self.ex.x(s.value, scope)
-        if not _fresh(s.value):
-            value = f"_copy({value})"
-        b.step(f"L[{scope.slot(s.name)}] = {value}", s.span)
+        b.step(f"L[{scope.slot(s.name)}] = {self.ex.owned(s.value, scope)}", s.span)
 
     @on(ast.Assign)
     def s_Assign(self, s: ast.Assign, b, scope):
-        value = self.ex.x(s.value, scope)
-        if s.op == "=" and not _fresh(s.value):
-            value = f"_copy({value})"
+        value = self.ex.owned(s.value, scope)
         b.step(f"{self.ex.place(s.target, scope)} {s.op} {value}", s.span)
 
     @on(ast.If)
@@ -182,7 +178,7 @@ class Lowerer(Visitor):
         test = LoopTest(
             before=(f"k = L[{idx}]",),
             done=f"k >= len(L[{it}])",
-            after=(f"L[{var}] = L[{it}][k]", f"L[{idx}] = k + 1"),
+            after=(f"L[{var}] = {self.ex.item(s.iter, f'L[{it}][k]')}", f"L[{idx}] = k + 1"),
             exit=b.label(),
             again=NEXT,
             span=s.span,
@@ -237,6 +233,7 @@ class Lowerer(Visitor):
             Choose(
                 options=options,
                 as_list=_fresh(s.options),
+                only=self.ex.item(s.options, "o[0]"),
                 player=player,
                 site=site,
                 slot=slot,
@@ -247,14 +244,14 @@ class Lowerer(Visitor):
 
     @on(ast.CallStmt)
     def s_CallStmt(self, s: ast.CallStmt, b, scope):
-        args = tuple(self.ex.x(a, scope) for a in s.args if not isinstance(a, ast.KwArg))
+        args = tuple(self.ex.owned(a, scope) for a in s.args if not isinstance(a, ast.KwArg))
         name, depth = self.rule
         key = (name, depth + 1) if s.base else (s.name, 0)
         b.add(Call(proc=self.proc_index[key], args=args, span=s.span))
 
     @on(ast.AddTo)
     def s_AddTo(self, s: ast.AddTo, b, scope):
-        b.step(self.ex.put_into(s.target, self.ex.x(s.value, scope), scope), s.span)
+        b.step(self.ex.put_into(s.target, self.ex.owned(s.value, scope), scope), s.span)
 
     @on(ast.RemoveFrom)
     def s_RemoveFrom(self, s: ast.RemoveFrom, b, scope):
@@ -337,8 +334,12 @@ class _Native(Visitor):
     @on(ast.For)
     def n_For(self, s: ast.For, scope):
         items = self.ex.x(s.iter, scope)
-        head = f"for L[{scope.slot(s.name)}] in list({items}):"
-        return [(head, s.span)] + self.body(s.body, scope)
+        var = f"L[{scope.slot(s.name)}]"
+        item = self.ex.item(s.iter, "_v")
+        if item == "_v":
+            return [(f"for {var} in list({items}):", s.span)] + self.body(s.body, scope)
+        head = [(f"for _v in list({items}):", s.span), (f"    {var} = {item}", s.span)]
+        return head + self.body(s.body, scope)
 
     @on(ast.Repeat)
     def n_Repeat(self, s: ast.Repeat, scope):

@@ -9,43 +9,45 @@ whose namespace the generated code runs in.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import attrs
+
+from dsl.semantics.types import ANY, BOOL, INT, PLAYER, ListOf, Type
 
 
 @attrs.frozen
 class Builtin:
     name: str
     arity: tuple[int, int]
-    result: Any  # a type, or a callable(arg_types) -> type
+    result: Type | Callable[[list[Type]], Type] | None  # None: the checker works it out
     template: str  # Python source with {0}, {1} for the arguments' sources
     fresh: bool = False
     doc: str = ""
 
 
-def _list_of(t):
-    return ("list", t)
+def _elem(types: list[Type]) -> Type:
+    t = types[0] if types else ANY
+    return t.elem if isinstance(t, ListOf) else ANY
 
 
-def _elem(types):
-    t = types[0] if types else "any"
-    return t[1] if isinstance(t, tuple) else "any"
-
-
-def _smallest(types):
+def _smallest(types: list[Type]) -> Type:
     return _elem(types) if len(types) == 1 else types[0]
 
 
-def _same(types):
-    return types[0] if types else "any"
+def _same(types: list[Type]) -> Type:
+    return types[0] if types else ANY
+
+
+def _list_of_first(types: list[Type]) -> Type:
+    return ListOf(types[0] if types else ANY)
 
 
 BUILTINS: dict[str, Builtin] = {
     b.name: b
     for b in [
-        Builtin("len", (1, 1), "int", "len({0})", doc="number of items in a list"),
-        Builtin("sum", (1, 1), "int", "sum({0})", doc="sum of a list of numbers"),
+        Builtin("len", (1, 1), INT, "len({0})", doc="number of items in a list"),
+        Builtin("sum", (1, 1), INT, "sum({0})", doc="sum of a list of numbers"),
         Builtin(
             "min",
             (1, 2),
@@ -60,8 +62,8 @@ BUILTINS: dict[str, Builtin] = {
             "max({args})",
             doc="the larger of two numbers, or the largest item of a non-empty list",
         ),
-        Builtin("any", (1, 1), "bool", "any({0})", doc="true if some item is true"),
-        Builtin("all", (1, 1), "bool", "all({0})", doc="true if every item is true"),
+        Builtin("any", (1, 1), BOOL, "any({0})", doc="true if some item is true"),
+        Builtin("all", (1, 1), BOOL, "all({0})", doc="true if every item is true"),
         Builtin(
             "sorted", (1, 1), _same, "sorted({0})", fresh=True, doc="the list in ascending order"
         ),
@@ -83,13 +85,13 @@ BUILTINS: dict[str, Builtin] = {
         ),
         Builtin("first", (1, 1), _elem, "({0})[0]", doc="the first item"),
         Builtin("last", (1, 1), _elem, "({0})[-1]", doc="the last item"),
-        Builtin("abs", (1, 1), "int", "abs({0})", doc="absolute value"),
-        Builtin("count", (2, 2), "int", "({0}).count({1})", doc="occurrences of a value in a list"),
-        Builtin("index", (2, 2), "int", "({0}).index({1})", doc="position of a value (from 0)"),
+        Builtin("abs", (1, 1), INT, "abs({0})", doc="absolute value"),
+        Builtin("count", (2, 2), INT, "({0}).count({1})", doc="occurrences of a value in a list"),
+        Builtin("index", (2, 2), INT, "({0}).index({1})", doc="position of a value (from 0)"),
         Builtin(
             "range",
             (2, 2),
-            _list_of("int"),
+            ListOf(INT),
             "list(range({0}, {1}))",
             fresh=True,
             doc="the integers a, a+1, ..., b-1",
@@ -105,21 +107,19 @@ BUILTINS: dict[str, Builtin] = {
         Builtin(
             "dice",
             (2, 2),
-            _list_of("int"),
+            ListOf(INT),
             "[_die(st, {1}) for _ in range({0})]",
             fresh=True,
             doc="roll a computed number of dice: dice(n, 6) is a list of n six-sided results",
         ),
-        Builtin("half_up", (1, 1), "int", "(-(-({0}) // 2))", doc="half, rounded up"),
-        Builtin("half_down", (1, 1), "int", "(({0}) // 2)", doc="half, rounded down"),
-        Builtin(
-            "player", (1, 1), "player", "_player(st, {0})", doc="the player in seat n (from 1)"
-        ),
-        Builtin("seat", (1, 1), "int", "(({0}) + 1)", doc="a player's seat number (from 1)"),
+        Builtin("half_up", (1, 1), INT, "(-(-({0}) // 2))", doc="half, rounded up"),
+        Builtin("half_down", (1, 1), INT, "(({0}) // 2)", doc="half, rounded down"),
+        Builtin("player", (1, 1), PLAYER, "_player(st, {0})", doc="the player in seat n (from 1)"),
+        Builtin("seat", (1, 1), INT, "(({0}) + 1)", doc="a player's seat number (from 1)"),
         Builtin(
             "seats_from",
             (1, 1),
-            _list_of("player"),
+            ListOf(PLAYER),
             "_seats_from(st, {0})",
             fresh=True,
             doc="every player in seat order, starting with the given one",
@@ -127,14 +127,14 @@ BUILTINS: dict[str, Builtin] = {
         Builtin(
             "next_player",
             (1, 1),
-            "player",
+            PLAYER,
             "((({0}) + 1) % st.n)",
             doc="the next player in seat order",
         ),
         Builtin(
             "adjacent",
             (1, 1),
-            lambda ts: _list_of(ts[0] if ts else "any"),
+            _list_of_first,
             "list(_ADJ[{0}])",
             fresh=True,
             doc="the neighbours of a map node, in declared order",
@@ -142,18 +142,16 @@ BUILTINS: dict[str, Builtin] = {
         Builtin(
             "distance",
             (2, 2),
-            "int",
+            INT,
             "_DIST[{0}].get({1}, _FAR)",
             doc="number of edges on the shortest path between two nodes",
         ),
-        Builtin(
-            "nodes", (1, 1), "nodes", "", fresh=True, doc="the nodes of a map, in declared order"
-        ),
-        Builtin("rows", (1, 1), "rows", "", fresh=True, doc="the rows of a table, copies repeated"),
+        Builtin("nodes", (1, 1), None, "", fresh=True, doc="the nodes of a map, in declared order"),
+        Builtin("rows", (1, 1), None, "", fresh=True, doc="the rows of a table, copies repeated"),
         Builtin(
             "values",
             (1, 1),
-            "values",
+            None,
             "",
             fresh=True,
             doc="the values of an enum, in declared order",
@@ -169,9 +167,9 @@ STATE_NAMES: dict[str, str] = {
     "game_over": "(st.winners is not None)",
 }
 STATE_TYPES = {
-    "players": ("list", "player"),
-    "num_players": "int",
-    "round_number": "int",
-    "winners": ("list", "player"),
-    "game_over": "bool",
+    "players": ListOf(PLAYER),
+    "num_players": INT,
+    "round_number": INT,
+    "winners": ListOf(PLAYER),
+    "game_over": BOOL,
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from interpreter.core import rng as _rng
-from interpreter.core.state import END, RulesetFault
+from interpreter.core.state import END, RulesetFault, copy_deep
 
 
 def _die(st, sides: int) -> int:
@@ -141,6 +141,7 @@ RUNTIME = {
     "_stop": _stop,
     "_fault": _fault,
     "_copy": copy_value,
+    "_copy_deep": copy_deep,
     "RulesetFault": RulesetFault,
     **HELPERS,
 }

@@ -138,18 +138,20 @@ class State:
 
     def legal(self) -> list:
         """The pending options: a copy, so changing it changes nothing in the game."""
-        return _deep(self.pending[OPTIONS]) if self.pending is not None else []
+        return copy_deep(self.pending[OPTIONS]) if self.pending is not None else []
 
     def waiting(self) -> Pending | None:
         """The pending decision as a typed record (a copy), or None when nothing is pending."""
         pending = self.pending
         if pending is None:
             return None
-        return Pending(pending[WHO], tuple(_deep(pending[OPTIONS])), pending[SITE], pending[SLOT])
+        return Pending(
+            pending[WHO], tuple(copy_deep(pending[OPTIONS])), pending[SITE], pending[SLOT]
+        )
 
     def frames(self) -> tuple[Frame, ...]:
         """The engine's stack as typed records (copies), outermost first."""
-        return tuple(Frame(f[PROC], f[PC], tuple(_deep(f[LOCALS]))) for f in self.stack)
+        return tuple(Frame(f[PROC], f[PC], tuple(copy_deep(f[LOCALS]))) for f in self.stack)
 
     def apply(self, option: Any) -> None:
         """Apply a legal option and run until the next decision; refuse anything else.
@@ -160,7 +162,7 @@ class State:
         # 3 = SLOT: literal indices, because reading a module constant costs a lookup)
         if pending is not None and option in pending[1] and self.decisions < self.bound:
             if option.__class__ is list:
-                option = option[:]
+                option = copy_deep(option)
             self.pending = None
             self.decisions += 1
             if self.trace is not None:
@@ -219,15 +221,15 @@ class State:
         other.game = self.game
         other.n = self.n
         other.players = self.players
-        other.g = _deep(self.g)
-        other.stack = [[f[PROC], f[PC], _deep(f[LOCALS])] for f in self.stack]
+        other.g = copy_deep(self.g)
+        other.stack = [[f[PROC], f[PC], copy_deep(f[LOCALS])] for f in self.stack]
         other.rng = self.rng
         other.script = list(self.script)
         pending = self.pending
         other.pending = (
             None
             if pending is None
-            else (pending[WHO], _deep(pending[OPTIONS]), pending[SITE], pending[SLOT])
+            else (pending[WHO], copy_deep(pending[OPTIONS]), pending[SITE], pending[SLOT])
         )
         other.winners = None if self.winners is None else list(self.winners)
         other.decisions = self.decisions
@@ -249,10 +251,10 @@ class State:
             if spec.by_player:  # only the seats in this game
                 value = value[: self.n * per_seat]
             if spec.visibility == "public":
-                view[spec.name] = _deep(value)
+                view[spec.name] = copy_deep(value)
             elif spec.visibility == "owner":
                 view[spec.name] = [
-                    _deep(value[i]) if i // per_seat == player else _masked(value[i])
+                    copy_deep(value[i]) if i // per_seat == player else _masked(value[i])
                     for i in range(len(value))
                 ]
             else:
@@ -264,7 +266,7 @@ class State:
             decision = {
                 "player": who,
                 "prompt": self.game.sites[pending[SITE]].prompt,
-                "options": _deep(pending[OPTIONS]) if who == player else None,
+                "options": copy_deep(pending[OPTIONS]) if who == player else None,
             }
         return {
             "ruleset": self.game.name,
@@ -343,10 +345,12 @@ def _masked(value):
     return {"hidden": True}
 
 
-def _deep(value):
-    if isinstance(value, list):
-        return [_deep(v) if isinstance(v, list) else v for v in value]
-    return value
+def copy_deep(value):
+    """A copy of a value that shares no list with it, however deep the lists go (lists are
+    values: a list read from one place is copied before another place stores it)."""
+    if type(value) is not list:
+        return value
+    return [copy_deep(item) if type(item) is list else item for item in value]
 
 
 def start(

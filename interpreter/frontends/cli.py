@@ -109,14 +109,14 @@ def list_cmd(as_json: bool) -> None:
 def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool, show_code: str | None) -> None:
     """Check rulesets (bundled names or paths) and report every problem."""
     from dsl.errors import Span, diag
-    from dsl.pipeline import load_program
+    from dsl.pipeline import check_text
     from dsl.semantics.resolve import find_ruleset, suggest_ruleset
 
     failed = False
     report = []
     seen: set[tuple] = set()  # warnings already printed or counted, so each shows once
     for name in rulesets:
-        program = None
+        checked, program = None, None
         path = find_ruleset(name)
         if path is None:
             d = diag(
@@ -128,14 +128,15 @@ def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool, show_code: s
             diagnostics, sources = [d], dict[str, str]()
         else:
             try:
-                program, diagnostics, sources = load_program(read_source(path), str(path))
+                checked, diagnostics, sources = check_text(read_source(path), str(path))
             except KnapperError as err:
-                diagnostics, sources = err.diagnostics, {}
+                checked, diagnostics, sources = None, err.diagnostics, {}
+            program = checked.program if checked else None
         errors = [d for d in diagnostics if d.severity == "error"]
         failed |= bool(errors)
         code = None
-        if show_code is not None and program is not None and not errors:
-            code = _generated_code(program, show_code)
+        if show_code is not None and checked is not None and not errors:
+            code = _generated_code(checked, show_code)
             failed |= code is None
         if as_json:
             report.append(
@@ -171,9 +172,9 @@ def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool, show_code: s
     sys.exit(1 if failed else 0)
 
 
-def _generated_code(program, name: str) -> list | None:
+def _generated_code(checked, name: str) -> list | None:
     """The compiled procedures `--show-code NAME` asks for, or None (the error is shown)."""
-    game = cli_code.compile_program(program)
+    game = cli_code.compile_program(checked)
     try:
         return cli_code.chosen(game, name)
     except LookupError as err:

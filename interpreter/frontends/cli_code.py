@@ -16,13 +16,11 @@ from dsl.syntax.fmt import cite as format_cite
 from interpreter.core.game import Game, ProcInfo
 
 
-def compile_program(program) -> Game:
-    """The game of a program whose checks found no error."""
+def compile_program(checked) -> Game:
+    """The game of a program whose checks found no error (a `Checked`)."""
     from dsl.codegen.compile import Compiler
-    from dsl.semantics.check import check_program
 
-    symbols, _ = check_program(program)
-    return Compiler(program, symbols).compile()
+    return Compiler(checked).compile()
 
 
 def chosen(game: Game, name: str) -> list[ProcInfo]:

@@ -45,7 +45,7 @@ def lint_ruleset(
 ) -> LintResult:
     """The findings for a bundled ruleset or a `.knap` file (raises KnapperError if it does
     not resolve)."""
-    from dsl.pipeline import load_program
+    from dsl.pipeline import check_text
     from dsl.semantics.resolve import find_ruleset, suggest_ruleset
     from dsl.tools.sources import locate, read_source_text, sources_dir
 
@@ -59,9 +59,10 @@ def lint_ruleset(
                 hint=suggest_ruleset(name_or_path) or "run `knapper list`",
             )
         )
-    program, checked, texts = load_program(read_source(path), str(path))
-    if program is None:
-        raise KnapperError(checked, texts)
+    checked, diagnostics, texts = check_text(read_source(path), str(path))
+    if checked is None:
+        raise KnapperError(diagnostics, texts)
+    program = checked.program
     notices: list[str] = []
     from dsl.syntax import ast
 
@@ -84,25 +85,23 @@ def lint_ruleset(
             )
         else:
             text = read_source_text(found, declared.text)
-    result = lint(program, checked, text, notices)
-    if setup_check and not any(d.severity == "error" for d in checked):
-        extra = setup_findings(program)
+    result = lint(program, diagnostics, text, notices)
+    if setup_check and not any(d.severity == "error" for d in diagnostics):
+        extra = setup_findings(checked)
         result = attrs.evolve(result, diagnostics=result.diagnostics + extra)
     return result
 
 
-def setup_findings(program) -> list[Diagnostic]:
+def setup_findings(checked) -> list[Diagnostic]:
     """Counts that exceed what the ruleset declares: the declared invariants, checked after
     every decision of the setup and when the first round begins (seed 0, every player
     count; the setup's own decisions are taken by the seeded random agent)."""
     import random
 
     from dsl.codegen.compile import Compiler
-    from dsl.semantics.check import check_program
     from interpreter.core.state import start
 
-    symbols, _ = check_program(program)
-    game = Compiler(program, symbols).compile()
+    game = Compiler(checked).compile()
     out = []
     lo, hi = game.players
     for n in range(lo, hi + 1):

@@ -2,10 +2,14 @@
 
 `check_program` builds the symbol table, evaluates constants (parameters, table rows), then
 runs the checks: data (tables, maps, keys), types and names, and control flow (recursion,
-unbounded loops, misplaced `break`).
+unbounded loops, misplaced `break`). What they find is handed on as one `Checked` record,
+so the compiler never checks again: the symbols (with the constants' values) and the type
+of every expression.
 """
 
 from __future__ import annotations
+
+import attrs
 
 from dsl.errors import Diagnostic
 from dsl.semantics.check.data import check_data, evaluate_constants
@@ -13,16 +17,36 @@ from dsl.semantics.check.flow import check_flow
 from dsl.semantics.check.types import check_types
 from dsl.semantics.resolve import Program
 from dsl.semantics.symbols import Symbols
+from dsl.semantics.types import Typing
 from dsl.syntax import ast
 
 
-def check_program(program: Program) -> tuple[Symbols, list[Diagnostic]]:
+@attrs.frozen
+class Checked:
+    """A resolved program and what checking it found: its symbols (constants evaluated),
+    the type of each expression, and every diagnostic, sorted. Only a program whose
+    `errors` are empty may be compiled."""
+
+    program: Program
+    symbols: Symbols
+    typing: Typing
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+def check_program(program: Program) -> Checked:
     players = program.one(ast.Players)
     symbols = Symbols(program, max_players=players.hi if players else 1)
     diagnostics = list(symbols.diagnostics)
     diagnostics += evaluate_constants(program, symbols)
     diagnostics += check_data(program, symbols)
-    diagnostics += check_types(program, symbols)
+    typing, found = check_types(program, symbols)
+    diagnostics += found
     diagnostics += check_flow(program, symbols)
     unique = {(d.code, d.span, d.message): d for d in diagnostics}
-    return symbols, sorted(unique.values(), key=Diagnostic.sort_key)
+    return Checked(
+        program, symbols, typing, tuple(sorted(unique.values(), key=Diagnostic.sort_key))
+    )

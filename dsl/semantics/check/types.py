@@ -1,8 +1,8 @@
 """Names and types: every name bound, every operation applied to values it accepts.
 
-Types are `int`, `bool`, `text`, `player`, `none`, `any`, the name of an enum (its values),
-of a record (rows of its tables), of a map (its nodes), and `("list", T)`. `any` and `none`
-fit everything, so the checker only reports what is certainly wrong.
+Types are those of `dsl/semantics/types.py`. `any` and `none` fit everything, so the
+checker only reports what is certainly wrong. The type found for each expression is kept in
+a `Typing` the compiler reads.
 """
 
 from __future__ import annotations
@@ -14,26 +14,25 @@ from dsl.errors import Diagnostic, Note, diag, did_you_mean
 from dsl.semantics.builtins import BUILTINS, STATE_TYPES
 from dsl.semantics.check.data import known_type
 from dsl.semantics.symbols import Symbols
+from dsl.semantics.types import (
+    ANY,
+    BASICS,
+    BOOL,
+    INT,
+    NONE,
+    PLAYER,
+    TEXT,
+    ListOf,
+    Named,
+    Type,
+    Typing,
+    elem,
+    fits,
+    known,
+    show,
+)
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, elsewhere, on
-
-ANY = "any"
-
-
-def show(t) -> str:
-    if isinstance(t, tuple):
-        return f"list of {show(t[1])}"
-    return t
-
-
-def fits(value, expected) -> bool:
-    if value in (ANY, "none") or expected in (ANY, "none"):
-        return True
-    if isinstance(value, tuple) or isinstance(expected, tuple):
-        return (
-            isinstance(value, tuple) and isinstance(expected, tuple) and fits(value[1], expected[1])
-        )
-    return value == expected
 
 
 class TypeChecker(Visitor):
@@ -64,6 +63,7 @@ class TypeChecker(Visitor):
         self.program = program
         self.sym = symbols
         self.out: list[Diagnostic] = []
+        self.typing = Typing()
         # the fn or proc being checked: its `base` is what a `base(...)` call in it calls
         self.rule: object = None
 
@@ -71,15 +71,26 @@ class TypeChecker(Visitor):
     def error(self, code, message, span, hint=None):
         self.out.append(diag(code, message, span, hint=hint))
 
-    def type_of(self, t) -> object:
+    def type_of(self, t) -> Type:
         return ANY if t is None else self.visit(t)
 
+    def named(self, name: str) -> Type:
+        """The type a declared name gives its values: a table's rows are its record's."""
+        kind = self.sym.kind.get(name)
+        match kind:
+            case "table":
+                return Named("record", self.sym.decls[name].record)
+            case "enum" | "record" | "map":
+                return Named(kind, name)
+            case _:
+                return ANY
+
     @on(ast.TypeList)
-    def t_TypeList(self, t: ast.TypeList) -> object:
-        return ("list", self.type_of(t.elem))
+    def t_TypeList(self, t: ast.TypeList) -> Type:
+        return ListOf(self.type_of(t.elem))
 
     @on(ast.TypeName)
-    def t_TypeName(self, t: ast.TypeName) -> object:
+    def t_TypeName(self, t: ast.TypeName) -> Type:
         if not known_type(t.name, self.sym):
             self.error(
                 "K202",
@@ -96,9 +107,7 @@ class TypeChecker(Visitor):
                 ),
             )
             return ANY
-        if self.sym.kind.get(t.name) == "table":
-            return self.sym.decls[t.name].record
-        return t.name
+        return BASICS.get(t.name) or self.named(t.name)
 
     def expect(self, actual, expected, span, what: str):
         if not fits(actual, expected):
@@ -108,26 +117,22 @@ class TypeChecker(Visitor):
         return self.visit(key)
 
     @on(ast.KeyRange)
-    def k_KeyRange(self, key: ast.KeyRange):
-        return "int"
+    def k_KeyRange(self, key: ast.KeyRange) -> Type:
+        return INT
 
     @on(ast.KeyName)
-    def k_KeyName(self, key: ast.KeyName):
-        kind = self.sym.kind.get(key.name)
+    def k_KeyName(self, key: ast.KeyName) -> Type:
         if key.name == "player":
-            return "player"
-        if kind == "table":
-            return self.sym.decls[key.name].record
-        return key.name if kind in ("enum", "map") else ANY
+            return PLAYER
+        return ANY if self.sym.kind.get(key.name) == "record" else self.named(key.name)
 
-    def state_type(self, decl):
+    def state_type(self, decl) -> Type:
         if isinstance(decl, ast.Var):
             return self.type_of(decl.type)
         if isinstance(decl, ast.Zone):
-            elem = self.type_of(decl.elem) if decl.elem is not None else ANY
-            return ("list", elem)
+            return ListOf(self.type_of(decl.elem))
         assert isinstance(decl, ast.Pool), decl
-        return "int"
+        return INT
 
     # ------------------------------------------------------------------ declarations
     def run(self) -> list[Diagnostic]:
@@ -212,7 +217,7 @@ class TypeChecker(Visitor):
     def d_Pool(self, d: ast.Pool):
         if d.value is not None:
             self.initial(d, d.value)
-            self.expect(self.expr(d.value, {}), "int", d.value.span, "a pool's count")
+            self.expect(self.expr(d.value, {}), INT, d.value.span, "a pool's count")
 
     @on(ast.Fn)
     def d_Fn(self, d: ast.Fn):
@@ -250,11 +255,11 @@ class TypeChecker(Visitor):
 
     @on(ast.Score)
     def d_Score(self, d: ast.Score):
-        self.expect(self.expr(d.value, {d.param: "player"}), "int", d.value.span, "a score")
+        self.expect(self.expr(d.value, {d.param: PLAYER}), INT, d.value.span, "a score")
 
     @on(ast.Invariant)
     def d_Invariant(self, d: ast.Invariant):
-        self.expect(self.expr(d.value, {}), "bool", d.value.span, f"invariant {d.name!r}")
+        self.expect(self.expr(d.value, {}), BOOL, d.value.span, f"invariant {d.name!r}")
 
     # ------------------------------------------------------------------ statements
     @on(ast.Block)
@@ -277,14 +282,14 @@ class TypeChecker(Visitor):
         v = self.expr(value, scope)
         if op == "=":
             self.expect(v, t, value.span, f"the value assigned to {target.name!r}")
-        elif not isinstance(t, tuple):
-            self.expect(t, "int", target.span, f"{target.name!r} (with {op})")
-            self.expect(v, "int", value.span, f"the right side of {op}")
+        elif not isinstance(t, ListOf):
+            self.expect(t, INT, target.span, f"{target.name!r} (with {op})")
+            self.expect(v, INT, value.span, f"the right side of {op}")
 
     @on(ast.If)
     def s_If(self, s: ast.If, scope: dict):
         for cond, body in s.branches:
-            self.expect(self.expr(cond, scope), "bool", cond.span, "a condition")
+            self.expect(self.expr(cond, scope), BOOL, cond.span, "a condition")
             self.block(body, scope)
         if s.otherwise is not None:
             self.block(s.otherwise, scope)
@@ -297,18 +302,18 @@ class TypeChecker(Visitor):
 
     @on(ast.Repeat)
     def s_Repeat(self, s: ast.Repeat, scope: dict):
-        self.expect(self.expr(s.count, scope), "int", s.count.span, "a repeat count")
+        self.expect(self.expr(s.count, scope), INT, s.count.span, "a repeat count")
         self.block(s.body, scope)
 
     @on(ast.While)
     def s_While(self, s: ast.While, scope: dict):
-        self.expect(self.expr(s.cond, scope), "bool", s.cond.span, "a loop condition")
+        self.expect(self.expr(s.cond, scope), BOOL, s.cond.span, "a loop condition")
         self.block(s.body, scope)
 
     @on(ast.Choose)
     def s_Choose(self, s: ast.Choose, scope: dict):
         self.local(s.name, s.span)
-        self.expect(self.expr(s.player, scope), "player", s.player.span, "who decides")
+        self.expect(self.expr(s.player, scope), PLAYER, s.player.span, "who decides")
         scope[s.name] = self.elem(self.expr(s.options, scope), s.options.span)
 
     @on(ast.CallStmt)
@@ -337,13 +342,13 @@ class TypeChecker(Visitor):
 
     @on(ast.Draw)
     def s_Draw(self, s: ast.Draw, scope: dict):
-        self.expect(self.expr(s.count, scope), "int", s.count.span, "how many to draw")
+        self.expect(self.expr(s.count, scope), INT, s.count.span, "how many to draw")
         self.elem(self.zone(s.source, scope), s.source.span)
         self.elem(self.zone(s.dest, scope), s.dest.span)
 
     @on(ast.EndGame)
     def s_EndGame(self, s: ast.EndGame, scope: dict):
-        self.expect(self.expr(s.winners, scope), ("list", "player"), s.winners.span, "the winners")
+        self.expect(self.expr(s.winners, scope), ListOf(PLAYER), s.winners.span, "the winners")
 
     @on(ast.Log)
     def s_Log(self, s: ast.Log, scope: dict):
@@ -392,10 +397,11 @@ class TypeChecker(Visitor):
         t = self.state_type(decl)
         keys = self.sym.keys_of(decl)
         if keys:
-            if len(indices) == len(keys) + 1 and isinstance(t, tuple):
+            if len(indices) == len(keys) + 1 and isinstance(t, ListOf):
                 # after the keys, one more index reads an item (a slot of a row zone)
                 self.list_index(indices[-1], scope)
-                return self.indexed(decl, indices[:-1], span, scope)[1]
+                self.indexed(decl, indices[:-1], span, scope)
+                return t.elem
             if len(indices) != len(keys):
                 self.error(
                     "K209",
@@ -425,15 +431,15 @@ class TypeChecker(Visitor):
     def list_index(self, index, scope):
         """Lists are indexed by int; a player also indexes a per-seat list (seat 1 is 0)."""
         t = self.expr(index, scope)
-        if t != "player":
-            self.expect(t, "int", index.span, "a list index")
+        if t != PLAYER:
+            self.expect(t, INT, index.span, "a list index")
 
-    def elem(self, t, span):
-        if isinstance(t, tuple):
-            return t[1]
-        if t != ANY and t != "none":
+    def elem(self, t: Type, span) -> Type:
+        item = elem(t)
+        if item is None:
             self.error("K204", f"a list is needed here, not {show(t)}", span)
-        return ANY
+            return ANY
+        return item
 
     def local(self, name: str, span) -> None:
         """A local must not hide a declared name: `let year = 5` would never touch the state."""
@@ -530,13 +536,10 @@ class TypeChecker(Visitor):
             if not (isinstance(arg, ast.NameRef) and self.sym.kind.get(arg.name) == wanted):
                 self.error("K204", f"{c.name}() takes the name of a {wanted}", arg.span)
                 return ANY
-            if wanted == "map":
-                return ("list", arg.name)
-            if wanted == "table":
-                return ("list", self.sym.decls[arg.name].record)
-            return ("list", arg.name)
+            return ListOf(self.named(arg.name))
         types = [self.expr(a, scope) for a in args]
         result = spec.result
+        assert result is not None, f"{c.name}() is typed above"
         return result(types) if callable(result) else result
 
     def check_args(self, c, decl, args, scope):
@@ -561,24 +564,26 @@ class TypeChecker(Visitor):
         return ANY
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, e, scope: dict):
-        return self.visit(e, scope)
+    def expr(self, e, scope: dict) -> Type:
+        t = self.visit(e, scope)
+        self.typing.note(e, t)
+        return t
 
     @on(ast.IntLit)
-    def x_IntLit(self, e, scope: dict):
-        return "int"
+    def x_IntLit(self, e, scope: dict) -> Type:
+        return INT
 
     @on(ast.StrLit)
-    def x_StrLit(self, e, scope: dict):
-        return "text"
+    def x_StrLit(self, e, scope: dict) -> Type:
+        return TEXT
 
     @on(ast.BoolLit)
-    def x_BoolLit(self, e, scope: dict):
-        return "bool"
+    def x_BoolLit(self, e, scope: dict) -> Type:
+        return BOOL
 
     @on(ast.NoneLit)
-    def x_NoneLit(self, e, scope: dict):
-        return "none"
+    def x_NoneLit(self, e, scope: dict) -> Type:
+        return NONE
 
     @on(ast.NameRef)
     def x_NameRef(self, e: ast.NameRef, scope: dict):
@@ -588,8 +593,8 @@ class TypeChecker(Visitor):
     def x_ListLit(self, e: ast.ListLit, scope: dict):
         types = [self.expr(i, scope) for i in e.items]
         if not types or not all(fits(t, types[0]) for t in types):
-            return ("list", ANY)  # a tuple-like list such as [color, 2]: items vary
-        return ("list", types[0])
+            return ListOf(ANY)  # a tuple-like list such as [color, 2]: items vary
+        return ListOf(types[0])
 
     @on(ast.Comprehension)
     def x_Comprehension(self, e: ast.Comprehension, scope: dict):
@@ -597,8 +602,8 @@ class TypeChecker(Visitor):
         for f in e.fors:
             self.visit(f, inner)
         if e.cond is not None:
-            self.expect(self.expr(e.cond, inner), "bool", e.cond.span, "a filter")
-        return ("list", self.expr(e.expr, inner))
+            self.expect(self.expr(e.cond, inner), BOOL, e.cond.span, "a filter")
+        return ListOf(self.expr(e.expr, inner))
 
     @on(ast.CompFor)
     def x_CompFor(self, f: ast.CompFor, scope: dict):
@@ -608,17 +613,17 @@ class TypeChecker(Visitor):
 
     @on(ast.IfExpr)
     def x_IfExpr(self, e: ast.IfExpr, scope: dict):
-        self.expect(self.expr(e.cond, scope), "bool", e.cond.span, "a condition")
+        self.expect(self.expr(e.cond, scope), BOOL, e.cond.span, "a condition")
         a, b = self.expr(e.then, scope), self.expr(e.other, scope)
-        return a if a not in (ANY, "none") else b
+        return a if known(a) else b
 
     @on(ast.UnaryOp)
     def x_UnaryOp(self, e: ast.UnaryOp, scope: dict):
         if e.op == "not":
-            self.expect(self.expr(e.operand, scope), "bool", e.operand.span, "the operand of `not`")
-            return "bool"
-        self.expect(self.expr(e.operand, scope), "int", e.operand.span, "the operand of `-`")
-        return "int"
+            self.expect(self.expr(e.operand, scope), BOOL, e.operand.span, "the operand of `not`")
+            return BOOL
+        self.expect(self.expr(e.operand, scope), INT, e.operand.span, "the operand of `-`")
+        return INT
 
     @on(ast.FieldGet)
     def x_FieldGet(self, e: ast.FieldGet, scope: dict):
@@ -648,7 +653,7 @@ class TypeChecker(Visitor):
     def x_RollDice(self, e: ast.RollDice, scope: dict):
         if e.count < 1 or e.sides < 1:
             self.error("K228", "a roll needs at least one die with at least one side", e.span)
-        return "int" if e.count <= 1 else ("list", "int")
+        return INT if e.count <= 1 else ListOf(INT)
 
     @on(ast.RollTable)
     def x_RollTable(self, e: ast.RollTable, scope: dict):
@@ -668,7 +673,7 @@ class TypeChecker(Visitor):
             return ANY
         if decl.dice is None:
             self.error("K214", f"table {table!r} is not rolled (it has no `roll NdS`)", e.span)
-        return decl.record
+        return self.named(table)
 
     def name(self, name, span, scope):
         if name in scope:
@@ -681,11 +686,9 @@ class TypeChecker(Visitor):
             return ANY
         decl = self.sym.decls[name]
         if kind == "enum value":
-            return decl.name
-        if kind == "row":
-            return self.sym.decls[self.sym.owner[name]].record
-        if kind == "node":
-            return self.sym.owner[name]
+            return Named("enum", decl.name)
+        if kind == "row" or kind == "node":
+            return self.named(self.sym.owner[name])
         if kind == "param":
             return self.type_of(decl.type)
         if kind in ("var", "zone", "pool"):
@@ -702,10 +705,10 @@ class TypeChecker(Visitor):
 
     def field(self, t, name, span):
         if name in ("id", "title", "table"):
-            return "text"
-        if t in (ANY, "none"):
+            return TEXT
+        if not known(t):
             return ANY
-        record = self.program.decls.get(t) if isinstance(t, str) else None
+        record = self.program.decls.get(t.name) if isinstance(t, Named) else None
         if not isinstance(record, ast.Record):
             self.error("K205", f"a value of type {show(t)} has no fields", span)
             return ANY
@@ -725,12 +728,12 @@ class TypeChecker(Visitor):
         a, b = self.expr(e.left, scope), self.expr(e.right, scope)
         op = e.op
         if op in ("and", "or"):
-            self.expect(a, "bool", e.left.span, f"the left side of `{op}`")
-            self.expect(b, "bool", e.right.span, f"the right side of `{op}`")
-            return "bool"
+            self.expect(a, BOOL, e.left.span, f"the left side of `{op}`")
+            self.expect(b, BOOL, e.right.span, f"the right side of `{op}`")
+            return BOOL
         if op in ("in", "not in"):
             self.expect(a, self.elem(b, e.right.span), e.left.span, f"the left side of `{op}`")
-            return "bool"
+            return BOOL
         if op in ("==", "!="):
             if not fits(a, b):
                 self.error(
@@ -740,26 +743,28 @@ class TypeChecker(Visitor):
                     e.span,
                     hint=(
                         "a player is not a number: compare with `player(n)`, or use `seat(p)`"
-                        if {a, b} == {"player", "int"}
+                        if {a, b} == {PLAYER, INT}
                         else None
                     ),
                 )
-            return "bool"
-        if op == "+" and (isinstance(a, tuple) or isinstance(b, tuple)):
+            return BOOL
+        if op == "+" and (isinstance(a, ListOf) or isinstance(b, ListOf)):
             # joining lists of different kinds is how options end in "done": a mixed list
-            self.expect(a, ("list", ANY), e.left.span, "the left side of `+`")
-            self.expect(b, ("list", ANY), e.right.span, "the right side of `+`")
-            if isinstance(a, tuple) and isinstance(b, tuple) and not fits(a[1], b[1]):
-                return ("list", ANY)
+            self.expect(a, ListOf(ANY), e.left.span, "the left side of `+`")
+            self.expect(b, ListOf(ANY), e.right.span, "the right side of `+`")
+            if isinstance(a, ListOf) and isinstance(b, ListOf) and not fits(a.elem, b.elem):
+                return ListOf(ANY)
             return a if a != ANY else b
-        self.expect(a, "int", e.left.span, f"the left side of `{op}`")
-        self.expect(b, "int", e.right.span, f"the right side of `{op}`")
-        return "bool" if op in ("<", "<=", ">", ">=") else "int"
+        self.expect(a, INT, e.left.span, f"the left side of `{op}`")
+        self.expect(b, INT, e.right.span, f"the right side of `{op}`")
+        return BOOL if op in ("<", "<=", ">", ">=") else INT
 
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def check_types(program, symbols: Symbols) -> list[Diagnostic]:
-    return TypeChecker(program, symbols).run()
+def check_types(program, symbols: Symbols) -> tuple[Typing, list[Diagnostic]]:
+    checker = TypeChecker(program, symbols)
+    found = checker.run()
+    return checker.typing, found
