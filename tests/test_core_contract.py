@@ -17,10 +17,12 @@ import attrs
 import orjson
 import pytest
 
-from dsl.codegen.ir import Branch, Call, Jump, Label, Leave, ProcIR, Step
+from dsl.codegen.compile import Compiler
+from dsl.codegen.emit import render
+from dsl.codegen.ir import Branch, Call, Instr, Jump, Label, Leave, ProcIR, Step
 from dsl.codegen.link import Linked, LinkError, link
 from dsl.errors import KnapperError, RulesetRuntimeError, SaveFileError, Span
-from dsl.pipeline import compile_text
+from dsl.pipeline import check_text, compile_path, compile_text
 from interpreter import save
 from interpreter.api import new_game
 from interpreter.core.chance import ChanceTap
@@ -179,7 +181,7 @@ round max 3 §R {
 """
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def meta():
     return compile_text(META, "meta.knap")
 
@@ -227,6 +229,15 @@ def test_each_block_says_which_instructions_it_runs_and_where_they_come_from(met
         assert all(b.span.file == "meta.knap" for b in proc.blocks)
 
 
+def test_unfused_code_runs_one_instruction_per_block(meta):
+    checked, _diagnostics, _sources = check_text(META, "meta.knap")
+    assert checked is not None
+    plain = Compiler(checked, fuse=False).compile()
+    for unfused, fused in zip(plain.procs, meta.procs):
+        total = sum(b.count for b in fused.blocks)
+        assert [(b.first, b.count) for b in unfused.blocks] == [(i, 1) for i in range(total)]
+
+
 def test_variables_zones_and_pools_say_what_they_are(meta):
     specs = [
         (v.name, v.kind, v.cite, v.visibility, v.domains, v.by_player, _where(v.span))
@@ -259,6 +270,44 @@ def test_initial_values_read_the_state_and_a_pool_without_a_count_is_empty():
     assert (state.get("stock", "red"), state.get("stock", "blue")) == (0, 2)
 
 
+BASE = """ruleset "base"
+players 2
+var n: int = 0
+fn bonus(k: int): int = k + 1
+proc gain(k: int) {
+  n += bonus(k)
+}
+round max 1 {
+  gain(2)
+  end game winners []
+}
+"""
+MORE = """variant "more" extends "base.knap"
+replace fn bonus(k: int): int = base(k) * 10
+replace proc gain(k: int) {
+  base(k)
+  n += 100
+}
+"""
+MOST = """variant "most" extends "more.knap"
+replace proc gain(k: int) {
+  base(k + 1)
+  n += 1000
+}
+"""
+
+
+def test_a_replacing_rule_calls_the_rule_it_replaces(tmp_path: Path):
+    for name, text in (("base", BASE), ("more", MORE), ("most", MOST)):
+        (tmp_path / f"{name}.knap").write_text(text)
+    more = compile_path(tmp_path / "more.knap")
+    assert [p.name for p in more.procs] == ["main", "gain", "gain (replaced)"]
+    assert new_game(more, players=2).get("n") == (2 + 1) * 10 + 100
+    most = compile_path(tmp_path / "most.knap")
+    assert [p.name for p in most.procs][2:] == ["gain (replaced)", "gain (replaced 2x)"]
+    assert new_game(most, players=2).get("n") == (3 + 1) * 10 + 100 + 1000
+
+
 # ---------------------------------------------------------------- save files, word for word
 
 SAVES = """ruleset "saves"
@@ -278,7 +327,7 @@ round max 2 {
 """
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def saved():
     """A game waiting inside the procedure `ask`: two frames."""
     game = compile_text(SAVES, "saves.knap")
@@ -681,3 +730,62 @@ def test_a_scenario_lists_the_decisions_taken_for_the_player(tmp_path: Path):
     (result,) = run_file(tmp_path / "tiny.scenario")
     assert (result.passed, result.problems, result.warnings) == (True, (), ())
     assert result.forced == ("P1's decision 'only': 5",)
+
+
+# ---------------------------------------------------------------- places named by locals
+
+PLACES = """ruleset "places"
+players 2
+var nested: list of list of int = [[1, 2], [3, 4]]
+var cells[player]: list of int = [0, 0]
+zone river: row 3 of int
+zone rows[player]: row 2 of int
+round max 1 {
+  let xs = [[1, 2], [3, 4]]
+  let k = 1
+  xs[k, 0] = 9
+  nested[k, 1] = xs[k][0]
+  cells[player(2), k] = 7
+  add 5 to river[k]
+  add 6 to rows[player(2), k]
+  end game winners []
+}
+"""
+
+
+def test_indices_and_slots_named_by_a_local_in_every_kind_of_place():
+    """Two indices into a local and into a variable, an index after a key, a row's slot
+    with and without keys: each named by the local `k`."""
+    state = new_game(compile_text(PLACES, "places.knap"), players=2)
+    assert state.get("nested") == [[1, 2], [3, 9]]
+    assert (state.get("cells", 0), state.get("cells", 1)) == ([0, 0], [0, 7])
+    assert state.get("river") == [None, 5, None]
+    assert (state.get("rows", 0), state.get("rows", 1)) == ([None, None], [None, 6])
+
+
+def test_code_python_would_warn_about_compiles_quietly_and_fails_as_the_rules():
+    """`none[0]` is Python that Python warns about when it compiles it (the test suite turns
+    warnings into errors); the author hears of it only when the rule runs."""
+    game = compile_text(
+        'ruleset "w"\nplayers 2\nvar n: int = 0\nround max 1 {\n'
+        "  if n > 0 { n = none[0] }\n  end game winners []\n}",
+        "w.knap",
+    )
+    assert new_game(game, players=2).is_over()
+    state = start(game, 2, 0, run_now=False)
+    state.set("n", 1)
+    with pytest.raises(RulesetRuntimeError) as err:
+        run(state)
+    assert err.value.code == "K401" and str(err.value).startswith("w.knap:5:14: error[K401]")
+
+
+def test_emit_refuses_an_instruction_it_has_no_rule_for():
+    @attrs.frozen(kw_only=True)
+    class Unknown(Instr):
+        pass
+
+    linked = link(_proc((_leave(),), {}))
+    assert render(_leave(), linked, 0, [0]) == [("return -2", S)]
+    with pytest.raises(TypeError) as err:
+        render(Unknown(span=S), linked, 0, [0])
+    assert str(err.value) == "dsl.codegen.emit has no rule for Unknown"
