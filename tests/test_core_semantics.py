@@ -677,6 +677,21 @@ def test_a_trace_records_decisions_logs_and_the_end(views):
     assert views.trace[2] == ("end", [1])
 
 
+def test_a_logged_list_shows_the_value_it_had_when_logged():
+    state = new_game(
+        game_of(
+            '  add 4 to hand[player(1)]\n  log "hand", hand[player(1)], a\n'
+            "  add 5 to hand[player(1)]\n  a[0] = 9",
+        ),
+        players=2,
+        run_now=False,
+    )
+    state.trace = []
+    run(state)
+    logs = [entry for entry in state.trace if entry[0] == "log"]
+    assert logs[0][1:3] == ("hand", [[4], [1, 2, 3]])
+
+
 def test_a_log_before_the_trace_was_asked_for_is_not_kept():
     state = new_game(compile_text(VIEWS, "views.knap"), players=2, run_now=False)
     state.trace = []
@@ -853,8 +868,9 @@ def test_a_refused_move_says_what_the_options_are():
         state.apply(7)
     assert err.value.code == "K502"
     assert err.value.render() == (
-        # (a game compiled from text in memory is rendered without its source line)
         "refusals.knap:7:3: error[K502]: '7' is not one of the options\n"
+        '   7 |   let x = choose player(2) from [1, 2, 3] as "a number" §R1\n'
+        "         " + "^" * 57 + "\n"
         "  = rule: R1\n"
         "  = hint: the options are: 1, 2, 3"
     )
@@ -996,8 +1012,10 @@ def test_a_failing_rule_says_what_and_where(body, decls, message):
 def test_a_scripted_die_that_does_not_fit_says_so():
     with pytest.raises(RulesetRuntimeError) as err:
         new_game(game_of("  n = roll 1d6"), players=2, dice=[7])
-    assert (
-        str(err.value) == "core.knap:19:3: error[K406]: scripted die 7 does not fit a 6-sided die"
+    assert str(err.value) == (
+        "core.knap:19:3: error[K406]: scripted die 7 does not fit a 6-sided die\n"
+        "  19 |   n = roll 1d6\n"
+        "         ^^^^^^^^^^^^"
     )
 
 
@@ -1098,11 +1116,15 @@ def test_three_keys_address_one_cell():
     [
         (
             'ruleset "r"\nplayers 2\nvar n: int = 0\nround max 2 {\n  n += 1\n}',
-            "x.knap:4:1: error[K404]: the game did not end within its 2 rounds",
+            "x.knap:4:1: error[K404]: the game did not end within its 2 rounds\n"
+            "   4 | round max 2 {\n"
+            "       ^^^^^^^^^^^^^",
         ),
         (
             'ruleset "s"\nplayers 2\nvar n: int = 0\nsetup {\n  n = 1\n}',
-            "x.knap:4:1: error[K407]: the game ended without `end game`",
+            "x.knap:4:1: error[K407]: the game ended without `end game`\n"
+            "   4 | setup {\n"
+            "       ^^^^^^^",
         ),
     ],
 )

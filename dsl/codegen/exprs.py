@@ -224,7 +224,9 @@ class Exprs(Visitor):
         value = self.sym.constant(name)
         if value is None or isinstance(value, (int, str, bool)):
             return repr(value)
-        return f"{copier(self.typing.of(e))}({self.const(value)})"
+        # read in place: whatever stores a value copies it (`owned`), and nothing else in
+        # generated code changes a list it reads
+        return self.const(value)
 
     @on(ast.ListLit)
     def x_ListLit(self, e, scope):

@@ -296,7 +296,7 @@ class Lowerer(Visitor):
 
     @on(ast.Log)
     def s_Log(self, s: ast.Log, b, scope):
-        args = ", ".join(self.ex.x(a, scope) for a in s.args)
+        args = ", ".join(self.ex.owned(a, scope) for a in s.args)  # as they are now
         # where the line comes from, for traces: the statement and its procedure
         where = self.ex.const((str(s.span), self.current_proc), "w")
         b.step(

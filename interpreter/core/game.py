@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from dsl.errors import Span
+from dsl.errors import Diagnostic, Span
 
 
 @attrs.frozen
@@ -109,6 +109,13 @@ class Game:
     fingerprint: str
     functions: dict[str, Callable]  # derived values (`fn`) by name: (state, *args) -> value
     program: Any = attrs.field(eq=False, repr=False)  # the resolved program, for tools
+
+    def quoting(self, diagnostic: Diagnostic) -> dict[str, str]:
+        """The source text an error at this diagnostic quotes, from the program the game was
+        compiled from (so a game compiled from text in memory shows its lines too)."""
+        sources = getattr(self.program, "sources", None) or {}
+        text = sources.get(diagnostic.span.file)
+        return {diagnostic.span.file: text} if text is not None else {}
 
     def var(self, name: str) -> VarSpec:
         for spec in self.vars:

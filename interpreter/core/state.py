@@ -174,27 +174,33 @@ class State:
     def _refusal(self, option: Any) -> KnapperError:
         pending = self.pending
         if pending is None:
-            return IllegalMove(
-                diag("K501", "the game is over; no decision is pending", self._here())
+            return _error(
+                IllegalMove,
+                self.game,
+                diag("K501", "the game is over; no decision is pending", self._here()),
             )
         if option not in pending[OPTIONS]:
             shown = ", ".join(self.game.describe(o) for o in pending[OPTIONS][:10])
-            return IllegalMove(
+            return _error(
+                IllegalMove,
+                self.game,
                 diag(
                     "K502",
                     f"{self.game.describe(option)!r} is not one of the options",
                     self._here(),
                     hint=f"the options are: {shown}",
                     cite=self.game.sites[pending[SITE]].cite,
-                )
+                ),
             )
-        return RulesetRuntimeError(
+        return _error(
+            RulesetRuntimeError,
+            self.game,
             diag(
                 "K410",
                 f"the game would go past its declared bound of {self.game.bound} decisions",
                 self._here(),
                 hint="raise `bound N decisions` or find the rule that loops",
-            )
+            ),
         )
 
     def is_over(self) -> bool:
@@ -331,6 +337,11 @@ class State:
         return self.game.procs[self.game.main].span
 
 
+def _error(kind: type[KnapperError], game: Game, diagnostic: Diagnostic) -> KnapperError:
+    """An error of the engine, quoting the ruleset's text it points at."""
+    return kind(diagnostic, game.quoting(diagnostic))
+
+
 def _flat(spec, keys) -> int:
     index = 0
     for domain, key in zip(spec.domains, keys):
@@ -361,12 +372,14 @@ def start(
         try:
             state.g.append(spec.init(state))
         except RulesetFault as fault:
-            raise RulesetRuntimeError(diag(fault.code, fault.message, spec.span)) from None
+            raise _error(
+                RulesetRuntimeError, game, diag(fault.code, fault.message, spec.span)
+            ) from None
         except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError) as err:
             if not _raised_by_rules(err):
                 raise
             message = f"the initial value of {spec.name!r} failed: {_explain(err)}"
-            raise RulesetRuntimeError(diag("K401", message, spec.span)) from None
+            raise _error(RulesetRuntimeError, game, diag("K401", message, spec.span)) from None
     state.stack = [[game.main, 0, [None] * game.procs[game.main].nlocals]]
     if script:
         state.script = list(script)
@@ -417,15 +430,19 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
     except RulesetFault as fault:
         fr[1] = pc
         span = _failing_statement(state, fr[0], pc, fault)
-        raise RulesetRuntimeError(diag(fault.code, fault.message, span)) from None
+        raise _error(
+            RulesetRuntimeError, state.game, diag(fault.code, fault.message, span)
+        ) from None
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         if not _raised_by_rules(err):
             raise
         fr[1] = pc
         span = _failing_statement(state, fr[0], pc, err)
         why = failure(err, state, span)
-        raise RulesetRuntimeError(
-            diag("K401", why.message, span, hint=why.hint, notes=why.notes)
+        raise _error(
+            RulesetRuntimeError,
+            state.game,
+            diag("K401", why.message, span, hint=why.hint, notes=why.notes),
         ) from None
 
 
