@@ -771,6 +771,16 @@ def test_indices_and_slots_named_by_a_local_in_every_kind_of_place():
     assert (state.get("rows", 0), state.get("rows", 1)) == ([None, None], [None, 6])
 
 
+def test_a_list_variable_that_holds_none_is_copied_as_none():
+    game = compile_text(
+        'ruleset "n"\nplayers 2\nvar maybe: list of int = []\nvar b: list of int = [1]\n'
+        "round max 1 {\n  maybe = none\n  let m = maybe\n  b = m\n  end game winners []\n}",
+        "n.knap",
+    )
+    state = new_game(game, players=2)
+    assert state.is_over() and state.get("b") is None
+
+
 def test_code_python_would_warn_about_compiles_quietly_and_fails_as_the_rules():
     """`none[0]` is Python that Python warns about when it compiles it (the test suite turns
     warnings into errors); the author hears of it only when the rule runs."""
