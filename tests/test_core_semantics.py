@@ -1148,3 +1148,39 @@ def test_a_finished_game_saves_and_loads_with_its_result():
     assert state.is_over()
     again = load_state(dump_state(state), state.game)
     assert again.outcome() == state.outcome() and again.decision() is None
+
+
+CALLS = """ruleset "calls"
+players 2
+var a: list of int = [1, 2]
+fn sorted_bad(): list of int = order_by(a, [1])
+fn out(): int = a[5]
+score(p) = a[5]
+round max 1 { end game winners [] }
+"""
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("sorted_bad", "calls.knap:4:1: error[K411]: order_by() needs one key per item"),
+        (
+            "out",
+            "calls.knap:5:1: error[K401]: the derived value 'out' failed: an index is out of range",
+        ),
+    ],
+)
+def test_a_derived_value_a_tool_asks_for_fails_as_the_ruleset_s_error(name, message):
+    state = new_game(compile_text(CALLS, "calls.knap"), players=2)
+    with pytest.raises(RulesetRuntimeError) as err:
+        state.call(name)
+    assert str(err.value).split("\n")[0] == message
+
+
+def test_a_score_that_fails_is_the_ruleset_s_error():
+    state = new_game(compile_text(CALLS, "calls.knap"), players=2)
+    with pytest.raises(RulesetRuntimeError) as err:
+        state.outcome()
+    assert str(err.value).split("\n")[0] == (
+        "calls.knap:6:1: error[K401]: the score failed: an index is out of range"
+    )

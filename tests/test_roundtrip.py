@@ -126,6 +126,7 @@ STATEMENT_STRATEGIES = {
     ast.Draw: lambda inner: st.builds(ast.Draw, exprs, targets, targets),
     ast.EndGame: lambda inner: st.builds(ast.EndGame, exprs, CITES),
     ast.Log: lambda inner: st.builds(ast.Log, TEXT, st.lists(exprs, max_size=2).map(tuple)),
+    ast.Perform: lambda inner: st.builds(ast.Perform, exprs, exprs, st.none() | exprs, CITES),
     ast.Break: lambda inner: st.just(ast.Break()),
     ast.Pass: lambda inner: st.just(ast.Pass()),
 }
@@ -229,6 +230,15 @@ DECLARATION_STRATEGIES = {
     ast.Fn: st.builds(ast.Fn, NAMES, params, st.none() | types, exprs, CITES),
     ast.Proc: st.builds(
         ast.Proc, st.sampled_from(["proc", "phase", "step"]), NAMES, params, blocks, CITES
+    )
+    | st.builds(
+        ast.Proc,
+        st.just("effect"),
+        NAMES,
+        params,
+        blocks,
+        CITES,
+        template=st.none() | TEXT,
     ),
     ast.Setup: st.builds(ast.Setup, blocks, CITES),
     ast.Round: st.builds(ast.Round, INTS, blocks, CITES),

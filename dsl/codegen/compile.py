@@ -33,7 +33,15 @@ from dsl.semantics.check import Checked
 from dsl.semantics.resolve import Program
 from dsl.semantics.symbols import Symbols
 from dsl.syntax import ast
-from interpreter.core.game import BlockInfo, Game, InvariantInfo, NoteInfo, ProcInfo, VarSpec
+from interpreter.core.game import (
+    BlockInfo,
+    EffectInfo,
+    Game,
+    InvariantInfo,
+    NoteInfo,
+    ProcInfo,
+    VarSpec,
+)
 
 Closure = Callable[[Any, list], Any]
 
@@ -79,6 +87,14 @@ class Compiler:
             lower.proc(p, depth) for p, depth in rules if isinstance(p, ast.Proc)
         ]
         nlocals = [p.nlocals for p in self.procs_ir]
+        effects = {p.name: p for p in self.program.get(ast.Proc) if p.kind == "effect"}
+        # what `perform` calls, by the tag of an effect's value: its procedure, and the room
+        # for its locals after the performer, the card and its parameters
+        self.env["_EFFECTS"] = {
+            name: (index, nlocals[index] - 2 - len(p.params))
+            for name, p in effects.items()
+            for index in [lower.proc_index[(name, 0)]]
+        }
         codes, infos = [], []
         for index, proc in enumerate(self.procs_ir):
             linked = link(proc, self.fuse)
@@ -140,6 +156,10 @@ class Compiler:
             fingerprint=fingerprint(self.program),
             functions={fn.name: self.env[fn_name(fn.name, 0)] for fn in self.program.get(ast.Fn)},
             program=self.program,
+            effects={
+                name: EffectInfo(name, tuple(x.name for x in p.params), p.template, p.cite)
+                for name, p in effects.items()
+            },
         )
 
     def _var_spec(self, slot: int, decl) -> VarSpec:

@@ -15,10 +15,25 @@ from typing import Any
 
 import attrs
 
-from dsl.codegen.ir import Branch, Call, Choose, Instr, Jump, Leave, LoopTest, Step
+from dsl.codegen.ir import (
+    Branch,
+    Call,
+    CallEffect,
+    Choose,
+    Instr,
+    Jump,
+    Leave,
+    LoopTest,
+    Step,
+)
 from dsl.codegen.link import Linked
 from dsl.errors import Span
 from interpreter.core.state import CALL, SUSPEND
+
+# How many frames deep a performed effect may start: effects performed inside effects are
+# the one call chain the checker cannot bound (dsl/semantics/check/flow.py).
+EFFECT_DEPTH = 100
+_DEEP = f"effects performed inside effects went more than {EFFECT_DEPTH} calls deep"
 
 
 @attrs.frozen
@@ -76,6 +91,15 @@ def render(instr: Instr, linked: Linked, pc: int, nlocals: list[int]) -> list[tu
         args = ", ".join(instr.args)
         lines = [
             f"st.stack.append([{instr.proc}, 0, [{args}] + [None] * {room}])",
+            f"return {CALL}",
+        ]
+    elif isinstance(instr, CallEffect):
+        lines = [
+            f"e = {instr.effect}",
+            "p, room = _EFFECTS[e[0]]",
+            f"if len(st.stack) > {EFFECT_DEPTH}: _fault('K416', {_DEEP!r})",
+            f"st.stack.append([p, 0, [{instr.player}, {instr.card}] + _copy_deep(e[1:]) + "
+            "[None] * room])",
             f"return {CALL}",
         ]
     elif isinstance(instr, Leave):

@@ -132,6 +132,21 @@ class Call(Instr):
 
 
 @attrs.frozen(kw_only=True)
+class CallEffect(Instr):
+    """Push a frame for the effect whose value `effect` is (its tag names the effect): the
+    performer, the card, then the value's arguments (copies), then the effect's other locals;
+    return CALL. Which procedure runs is known only when the value is, so the frame comes
+    from the table `_EFFECTS` (tag -> procedure, room for other locals) built by
+    `dsl.codegen.compile`."""
+
+    effect: str
+    player: str
+    card: str
+
+    suspends: ClassVar[bool] = True
+
+
+@attrs.frozen(kw_only=True)
 class Leave(Instr):
     """Code whose last line ends the procedure or the game (returns RET or END, or faults)."""
 
@@ -143,7 +158,7 @@ class ProcIR:
     """One procedure lowered: its instructions, where each label is placed, its locals."""
 
     name: str
-    kind: str  # proc | phase | step | main
+    kind: str  # proc | phase | step | effect | main
     cite: str | None
     span: Span
     code: tuple[Instr, ...]

@@ -20,6 +20,7 @@ from dsl.codegen.ir import (
     NEXT,
     Branch,
     Call,
+    CallEffect,
     Choose,
     Instr,
     Jump,
@@ -31,7 +32,9 @@ from dsl.codegen.ir import (
     Step,
 )
 from dsl.errors import Span
+from dsl.semantics.builtins import EFFECT_CONTEXT
 from dsl.semantics.resolve import Program
+from dsl.semantics.types import EFFECT
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, elsewhere, on
 from interpreter.core.game import ChooseSite
@@ -111,7 +114,8 @@ class Lowerer(Visitor):
         return rnd.span
 
     def proc(self, proc: ast.Proc, depth: int = 0) -> ProcIR:
-        scope = Scope(tuple(p.name for p in proc.params))
+        context = EFFECT_CONTEXT if proc.kind == "effect" else ()
+        scope = Scope(context + tuple(p.name for p in proc.params))
         b = _Builder()
         name = ast.rule_label(proc.name, depth)
         self.current_proc = name
@@ -214,6 +218,42 @@ class Lowerer(Visitor):
             span=s.span,
         )
         self._loop(b, s, test, s.body, scope)
+
+    @on(ast.Perform)
+    def s_Perform(self, s: ast.Perform, b, scope):
+        """A loop over the effects performed (one effect is a list of one), each pushing the
+        frame of the effect its value names."""
+        items, index = scope.temp("effects"), scope.temp("index")
+        who, card = scope.temp("performer"), scope.temp("card")
+        effects = self.ex.x(s.effects, scope)
+        listed = f"[{effects}]" if self.ex.typing.of(s.effects) == EFFECT else f"list({effects})"
+        on = self.ex.x(s.card, scope) if s.card is not None else "None"
+        b.step(
+            f"L[{items}] = {listed}\nL[{index}] = 0\n"
+            f"L[{who}] = {self.ex.x(s.player, scope)}\nL[{card}] = {on}",
+            s.span,
+        )
+        test = LoopTest(
+            before=(f"k = L[{index}]",),
+            done=f"k >= len(L[{items}])",
+            after=(f"L[{index}] = k + 1",),
+            exit=b.label(),
+            again=NEXT,
+            span=s.span,
+        )
+        start = b.label()
+        b.add(test)
+        b.place(start)
+        b.add(
+            CallEffect(
+                effect=f"L[{items}][L[{index}] - 1]",
+                player=f"L[{who}]",
+                card=f"L[{card}]",
+                span=s.span,
+            )
+        )
+        b.add(attrs.evolve(test, again=start))
+        b.place(test.exit)
 
     @on(ast.Break)
     def s_Break(self, s: ast.Break, b, scope):
@@ -386,7 +426,10 @@ class _Native(Visitor):
         return lines
 
     suspending = elsewhere(
-        ast.Choose, ast.CallStmt, why="a statement that suspends is an instruction of its own"
+        ast.Choose,
+        ast.CallStmt,
+        ast.Perform,
+        why="a statement that suspends is an instruction of its own",
     )
 
 

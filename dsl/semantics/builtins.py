@@ -173,3 +173,7 @@ STATE_TYPES = {
     "winners": ListOf(PLAYER),
     "game_over": BOOL,
 }
+
+# The names an effect's body has without declaring them: who performs it, and the card it is
+# performed for (`perform e by p with c`).
+EFFECT_CONTEXT = ("self", "card")

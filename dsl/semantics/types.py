@@ -7,6 +7,8 @@ class and mypy then names every function that must learn it.
 - `Basic`: `int`, `bool`, `text` or `player`.
 - `Named`: the values of an enum, the rows of a record's tables, or the nodes of a map.
 - `ListOf`: a list and the type of its items.
+- `Tagged`: a value of one of several declared shapes, each named by its tag: `effect` is
+  the type of an effect's value (`draw(2)`: the tag `draw`, the argument 2).
 - `Unknown` (`ANY`): the checker cannot tell; it fits everything, so only what is
   certainly wrong is reported. `Nothing` (`NONE`): the type of `none`, which fits
   everything too.
@@ -40,6 +42,11 @@ class ListOf:
 
 
 @attrs.frozen
+class Tagged:
+    name: Literal["effect"]
+
+
+@attrs.frozen
 class Unknown:
     pass
 
@@ -49,21 +56,22 @@ class Nothing:
     pass
 
 
-Type = Basic | Named | ListOf | Unknown | Nothing
+Type = Basic | Named | ListOf | Tagged | Unknown | Nothing
 
 INT = Basic("int")
 BOOL = Basic("bool")
 TEXT = Basic("text")
 PLAYER = Basic("player")
+EFFECT = Tagged("effect")
 ANY = Unknown()
 NONE = Nothing()
-BASICS: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, PLAYER)}
+BASICS: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, PLAYER, EFFECT)}
 
 
 def show(t: Type) -> str:
     """The type as an error message names it: `int`, `color`, `list of card`, `any`."""
     match t:
-        case Basic(name) | Named(_, name):
+        case Basic(name) | Named(_, name) | Tagged(name):
             return name
         case ListOf(elem):
             return f"list of {show(elem)}"
@@ -85,7 +93,7 @@ def fits(value: Type, expected: Type) -> bool:
             return fits(a, b)
         case (ListOf(), _) | (_, ListOf()):
             return False
-        case (Basic() | Named(), Basic() | Named()):
+        case (Basic() | Named() | Tagged(), Basic() | Named() | Tagged()):
             return value == expected
         case _:
             raise AssertionError(f"no rule fits {value!r} to {expected!r}")
@@ -96,7 +104,7 @@ def known(t: Type) -> bool:
     match t:
         case Unknown() | Nothing():
             return False
-        case Basic() | Named() | ListOf():
+        case Basic() | Named() | ListOf() | Tagged():
             return True
         case _:
             assert_never(t)
@@ -110,7 +118,7 @@ def elem(t: Type) -> Type | None:
             return item
         case Unknown() | Nothing():
             return ANY
-        case Basic() | Named():
+        case Basic() | Named() | Tagged():
             return None
         case _:
             assert_never(t)
@@ -124,7 +132,7 @@ def may_hold_lists(t: Type) -> bool:
             return may_be_list(item)
         case Unknown() | Nothing():
             return True
-        case Basic() | Named():
+        case Basic() | Named() | Tagged():
             return False
         case _:
             assert_never(t)
@@ -134,7 +142,8 @@ def may_be_list(t: Type) -> bool:
     match t:
         case ListOf() | Unknown() | Nothing():
             return True
-        case Basic() | Named():
+        case Basic() | Named() | Tagged():
+            # a tagged value is kept as a list (`["draw", 2]`), but no statement changes one
             return False
         case _:
             assert_never(t)

@@ -426,6 +426,21 @@ class Log(Statement):
 
 
 @attrs.frozen
+class Perform(Statement):
+    """`perform effects by player [with card]`: run an effect, or each of a list of them in
+    order, for `player` (`self` in the effect's body) and `card` (`card`, else none)."""
+
+    suspends = True
+    children = ("effects", "player", "card")
+
+    effects: Expr
+    player: Expr
+    card: Expr | None
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
 class Break(Statement):
     suspends = False
 
@@ -455,6 +470,7 @@ Stmt = Union[
     Draw,
     EndGame,
     Log,
+    Perform,
     Break,
     Pass,
 ]
@@ -670,7 +686,7 @@ class Proc(Node):
     children = ("params", "body", "base")
     blocks = ("body",)
 
-    kind: str  # proc | phase | step
+    kind: str  # proc | phase | step | effect
     name: str
     params: tuple[ParamDecl, ...]
     body: Block
@@ -678,6 +694,8 @@ class Proc(Node):
     span: Span = _span()
     # the rule this one replaced, kept when this one calls it with `base(...)` (see `Fn.base`)
     base: Proc | None = None
+    # an effect's text, with `{param}` where an argument goes ("draw {n} card(s)")
+    template: str | None = None
 
 
 @attrs.frozen

@@ -298,7 +298,8 @@ class _Declarations(Visitor):
     @on(ast.Proc)
     def d_Proc(self, d: ast.Proc, comments) -> str:
         body = block(d.body, 0, comments)
-        return f"{d.kind} {d.name}({params(d.params)}){cite(d.cite)} {body}"
+        text = f" {string(d.template)}" if d.template is not None else ""
+        return f"{d.kind} {d.name}({params(d.params)}){text}{cite(d.cite)} {body}"
 
     @on(ast.Setup)
     def d_Setup(self, d: ast.Setup, comments) -> str:
@@ -615,6 +616,11 @@ class _Statements(Visitor):
     @on(ast.Log)
     def s_Log(self, s: ast.Log, depth: int, comments) -> str:
         return "log " + ", ".join([string(s.text)] + [expr(a) for a in s.args])
+
+    @on(ast.Perform)
+    def s_Perform(self, s: ast.Perform, depth: int, comments) -> str:
+        card = f" with {expr(s.card)}" if s.card is not None else ""
+        return f"perform {expr(s.effects)} by {expr(s.player)}{card}{cite(s.cite)}"
 
     @on(ast.Break)
     def s_Break(self, s: ast.Break, depth: int, comments) -> str:

@@ -297,6 +297,18 @@ class _Builder(Transformer):
             span=self._span(meta),
         )
 
+    def effect_decl(self, meta, ch):
+        texts = [c for c in ch[2:] if isinstance(c, Token) and c.type == "STRING"]
+        return ast.Proc(
+            "effect",
+            str(ch[0]),
+            tuple(ch[1] or ()),
+            _pick(ch, ast.Block),
+            _pick(ch, _Cite),
+            span=self._span(meta),
+            template=_unquote(texts[0]) if texts else None,
+        )
+
     def params(self, meta, ch):
         return list(ch)
 
@@ -439,6 +451,9 @@ class _Builder(Transformer):
 
     def log_stmt(self, meta, ch):
         return ast.Log(_unquote(ch[0]), tuple(ch[1:]), span=self._span(meta))
+
+    def perform_stmt(self, meta, ch):
+        return ast.Perform(ch[0], ch[1], ch[2], _pick(ch[3:], _Cite), span=self._span(meta))
 
     def break_stmt(self, meta, ch):
         return ast.Break(span=self._span(meta))

@@ -50,6 +50,7 @@ def render_rulebook(program: Program, base: Program | None = None) -> str:
     _setup(page, program, walk)
     _round(page, program, walk)
     _end(page, program, walk)
+    _effects(page, program, walk)
     _others(page, program, walk)
     parts.derived_values(page, program)
     parts.components(page, program)
@@ -334,6 +335,25 @@ def _end(page: Page, program: Program, walk: _Walk) -> None:
         if text:
             page.add("", plain(text))
         page.add("")
+
+
+def _effects(page: Page, program: Program, walk: _Walk) -> None:
+    """Every effect: the text a card's cell shows, then the rule that does it."""
+    effects = [p for p in program.get(ast.Proc) if p.kind == "effect"]
+    if not effects:
+        return
+    page.heading(2, "Effects")
+    page.add(
+        "The words the cards' cells are written in: each effect's text (`{name}` is where "
+        "an argument goes), then what it does.",
+        "",
+    )
+    for proc in effects:
+        walk.seen.add(proc.name)
+        _rule(page, program, proc, walk, 3)
+        if proc.template is not None:
+            page.add(f"Text: {plain(proc.template)}", "")
+        walk.describe(page, proc, 4)
 
 
 def _others(page: Page, program: Program, walk: _Walk) -> None:

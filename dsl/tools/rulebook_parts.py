@@ -8,6 +8,8 @@ them knows any game: every word comes from the ruleset's names, values and comme
 
 from __future__ import annotations
 
+import re
+
 from dsl.semantics.resolve import Program
 from dsl.syntax import ast
 from dsl.syntax.fmt import expr, params, type_text
@@ -21,6 +23,30 @@ NOTE_KINDS = (
     ("interpretation", "Interpretations", "how the rules read what the book leaves open"),
 )
 _SHORT = 90  # a formula longer than this is left to the ruleset itself
+
+
+def effect_text(e, program: Program) -> str | None:
+    """What a cell of effects says, in the texts of its effects ("gain 2 food; draw 1
+    card(s)"); None when `e` is not effects."""
+    if isinstance(e, ast.ListLit) and e.items:
+        texts = [effect_text(item, program) for item in e.items]
+        return None if None in texts else "; ".join(t for t in texts if t is not None)
+    if not isinstance(e, ast.CallExpr):
+        return None
+    decl = program.decls.get(e.name)
+    if not (isinstance(decl, ast.Proc) and decl.kind == "effect"):
+        return None
+    args = [a for a in e.args if not isinstance(a, ast.KwArg)]
+    shown = {p.name: effect_text(a, program) or expr(a) for p, a in zip(decl.params, args)}
+    if decl.template is None:
+        return f"{e.name}({', '.join(shown.values())})"
+    return re.sub(r"{([^{}]*)}", lambda m: shown.get(m.group(1), m.group(0)), decl.template)
+
+
+def cell(e, program: Program) -> str:
+    """A table cell as the rulebook shows it: effects as their texts, other values as code."""
+    text = effect_text(e, program)
+    return plain(text) if text is not None else value(e)
 
 
 def about(decl, program: Program) -> str:
@@ -156,8 +182,8 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
         cells.append(code(r.name))
         if titled:
             cells.append(plain(r.title or ""))
-        values = dict(zip(fields, (value(a) for a in _positional(r))))
-        values.update({a.name: value(a.value) for a in r.args if isinstance(a, ast.KwArg)})
+        values = dict(zip(fields, (cell(a, program) for a in _positional(r))))
+        values.update({a.name: cell(a.value, program) for a in r.args if isinstance(a, ast.KwArg)})
         cells += [values.get(f, "") for f in fields]
         if copies:
             cells.append(str(r.copies) if r.copies is not None else "1")

@@ -7,6 +7,7 @@ scenarios and the checker need (spans, citations, prompts, notes).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -88,6 +89,26 @@ class NoteInfo:
 
 
 @attrs.frozen
+class EffectInfo:
+    """An effect a ruleset declares: its value is the list `[name, *arguments]`."""
+
+    name: str
+    params: tuple[str, ...]
+    template: str | None  # its text, `{param}` where an argument goes
+    cite: str | None
+
+    def text(self, args: list, describe: Callable[[Any], str]) -> str:
+        """The effect's text with these arguments (each as `describe` shows it)."""
+        shown = {p: describe(a) for p, a in zip(self.params, args)}
+        if self.template is None:
+            return f"{self.name}({', '.join(shown.values())})"
+        return _PLACE.sub(lambda m: shown.get(m.group(1), m.group(0)), self.template)
+
+
+_PLACE = re.compile(r"{([^{}]*)}")
+
+
+@attrs.frozen
 class Game:
     name: str
     title: str
@@ -109,6 +130,13 @@ class Game:
     fingerprint: str
     functions: dict[str, Callable]  # derived values (`fn`) by name: (state, *args) -> value
     program: Any = attrs.field(eq=False, repr=False)  # the resolved program, for tools
+    effects: dict[str, EffectInfo] = attrs.field(factory=dict)  # by name
+
+    def span_of(self, name: str) -> Span:
+        """Where the ruleset declares `name` (a `fn`, `score`...), for its errors."""
+        decls = getattr(self.program, "decls", None) or {}
+        span = getattr(decls.get(name), "span", None)
+        return span if isinstance(span, Span) else Span(self.name, 0, 0, 0, 0)
 
     def quoting(self, diagnostic: Diagnostic) -> dict[str, str]:
         """The source text an error at this diagnostic quotes, from the program the game was
@@ -124,9 +152,13 @@ class Game:
         raise KeyError(name)
 
     def describe(self, value: Any) -> str:
-        """A short human label for an option or value."""
+        """A short human label for an option or value (an effect's value: its text)."""
         if isinstance(value, str) and value in self.rows:
             return self.rows[value].get("title") or value
+        if isinstance(value, list) and value and isinstance(value[0], str):
+            effect = self.effects.get(value[0])
+            if effect is not None and len(value) == len(effect.params) + 1:
+                return effect.text(value[1:], self.describe)
         if isinstance(value, list):
             return "(" + ", ".join(self.describe(v) for v in value) + ")"
         return str(value)

@@ -210,8 +210,13 @@ class State:
         if self.winners is None:
             return None
         scores = None
-        if self.game.score is not None:
-            scores = [self.game.score(self, [p]) for p in range(self.n)]
+        score = self.game.score
+        if score is not None:
+            where = self.game.span_of("score")
+            scores = [
+                _rules_code(self, "the score", where, lambda p=p: score(self, [p]))
+                for p in range(self.n)
+            ]
         return {
             "winners": list(self.winners),
             "scores": scores,
@@ -298,7 +303,10 @@ class State:
                     hint=did_you_mean(name, list(self.game.functions)),
                 )
             ) from None
-        return function(self, *args)
+        where = self.game.span_of(name)
+        return _rules_code(
+            self, f"the derived value {name!r}", where, lambda: function(self, *args)
+        )
 
     def get(self, name: str, *keys) -> Any:
         """A variable's value, by name and keys (for tools, tests and front-ends)."""
@@ -335,6 +343,22 @@ class State:
             spans = self.game.procs[proc].spans
             return spans[max(0, min(pc - 1, len(spans) - 1))]
         return self.game.procs[self.game.main].span
+
+
+def _rules_code(state: State, what: str, span: Span, thunk: Any) -> Any:
+    """Run the ruleset's own code outside the engine's loop (a `fn` a tool asks for, the
+    score): its failures are the ruleset's errors at `span`, like those of `run`."""
+    try:
+        return thunk()
+    except RulesetFault as fault:
+        raise _error(
+            RulesetRuntimeError, state.game, diag(fault.code, fault.message, span)
+        ) from None
+    except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
+        if not _raised_by_rules(err):
+            raise
+        message = f"{what} failed: {_explain(err)}"
+        raise _error(RulesetRuntimeError, state.game, diag("K401", message, span)) from None
 
 
 def _error(kind: type[KnapperError], game: Game, diagnostic: Diagnostic) -> KnapperError:

@@ -7,11 +7,12 @@ any that are not constant.
 from __future__ import annotations
 
 from dsl.errors import Diagnostic, Span, diag, did_you_mean
+from dsl.semantics.builtins import BUILTINS
 from dsl.semantics.symbols import Symbols, face
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, on
 
-BASIC_TYPES = {"int", "bool", "text", "player"}
+BASIC_TYPES = {"int", "bool", "text", "player", "effect"}
 
 
 class _NotConstant(Exception):
@@ -20,7 +21,8 @@ class _NotConstant(Exception):
 
 
 def _constant(expr, symbols: Symbols):
-    """Evaluate a constant expression (literals, enum values, rows, nodes, parameters, lists)."""
+    """Evaluate a constant expression (literals, enum values, rows, nodes, parameters, lists,
+    effects with constant arguments)."""
     return _Constant(symbols).visit(expr)
 
 
@@ -73,12 +75,21 @@ class _Constant(Visitor):
                 pass  # as above
         raise _NotConstant(e.span)
 
+    @on(ast.CallExpr)
+    def call(self, e: ast.CallExpr):
+        """An effect with constant arguments is a constant: its tag, then its arguments."""
+        kind = self.sym.kind.get(e.name)
+        if kind is None and not e.base and e.name not in BUILTINS:
+            return None  # the type checker names the unknown effect (K201)
+        if e.base or kind != "effect":
+            raise _NotConstant(e.span)
+        return [e.name] + [self.visit(a) for a in e.args if not isinstance(a, ast.KwArg)]
+
     @on(
         ast.Comprehension,
         ast.IfExpr,
         ast.FieldGet,
         ast.IndexGet,
-        ast.CallExpr,
         ast.RollDice,
         ast.RollTable,
     )
@@ -106,7 +117,7 @@ def evaluate_constants(program, symbols: Symbols) -> list[Diagnostic]:
                     "K223",
                     f"the value of parameter {param.name!r} must be a constant",
                     err.span,
-                    hint="use literals, enum values, rows or other parameters",
+                    hint="use literals, enum values, rows, effects or other parameters",
                 )
             )
             symbols.params[param.name] = None

@@ -2,7 +2,10 @@
 `while` has a bound, `break` only inside a loop.
 
 Together with finite `for` and `repeat` and the `round max N` bound, this is what makes every
-ruleset terminate.
+ruleset terminate. Effects are the one exception the checker cannot settle alone: an effect
+whose body names another effect (`may(draw(1))` built inside `draw`) is an edge of the call
+graph like a call, but what a `perform` of a row's cell or a parameter runs is known only
+while the game runs, so the engine bounds how deep performed effects nest (K416).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dsl.semantics.symbols import Symbols
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, elsewhere, on
 
-CALLABLE = ("fn", "proc", "phase", "step")
+CALLABLE = ("fn", "proc", "phase", "step", "effect")
 
 
 def _calls(decl, depth: int) -> list[tuple[str, Any]]:
@@ -134,6 +137,7 @@ class _Loops(Visitor):
         ast.Draw,
         ast.EndGame,
         ast.Log,
+        ast.Perform,
         ast.Pass,
     )
     def plain(self, s, depth: int) -> None:

@@ -11,13 +11,14 @@ import re
 from typing import Any
 
 from dsl.errors import Diagnostic, Note, diag, did_you_mean
-from dsl.semantics.builtins import BUILTINS, STATE_TYPES
+from dsl.semantics.builtins import BUILTINS, EFFECT_CONTEXT, STATE_TYPES
 from dsl.semantics.check.data import known_type
 from dsl.semantics.symbols import Symbols
 from dsl.semantics.types import (
     ANY,
     BASICS,
     BOOL,
+    EFFECT,
     INT,
     NONE,
     PLAYER,
@@ -98,7 +99,7 @@ class TypeChecker(Visitor):
                 t.span,
                 hint=did_you_mean(
                     t.name,
-                    ["int", "bool", "text", "player"]
+                    ["int", "bool", "text", "player", "effect"]
                     + [
                         n
                         for n, k in self.sym.kind.items()
@@ -243,7 +244,29 @@ class TypeChecker(Visitor):
     def d_Proc(self, d: ast.Proc):
         for p in d.params:
             self.local(p.name, p.span)
-        self.block(d.body, {p.name: self.type_of(p.type) for p in d.params})
+        scope: dict[str, Type] = {p.name: self.type_of(p.type) for p in d.params}
+        if d.kind == "effect":
+            # who performs it and the card it is performed for (none without `with`)
+            for name in EFFECT_CONTEXT:
+                self.local(name, d.span)
+            context: dict[str, Type] = {"self": PLAYER, "card": ANY}
+            scope = context | scope
+            self.template(d)
+        self.block(d.body, scope)
+
+    def template(self, d: ast.Proc) -> None:
+        """Every `{name}` in an effect's text is one of its parameters."""
+        names = [p.name for p in d.params]
+        for name in re.findall(r"{([^{}]*)}", d.template or ""):
+            if name not in names:
+                self.error(
+                    "K231",
+                    f"the text of effect {d.name!r} names {{{name}}}, which is not one of its "
+                    "parameters",
+                    d.span,
+                    hint=did_you_mean(name, names)
+                    or "write `{name}` for each parameter the text shows",
+                )
 
     @on(ast.Setup)
     def d_Setup(self, d: ast.Setup):
@@ -349,6 +372,19 @@ class TypeChecker(Visitor):
     @on(ast.EndGame)
     def s_EndGame(self, s: ast.EndGame, scope: dict):
         self.expect(self.expr(s.winners, scope), ListOf(PLAYER), s.winners.span, "the winners")
+
+    @on(ast.Perform)
+    def s_Perform(self, s: ast.Perform, scope: dict):
+        t = self.expr(s.effects, scope)
+        if not (fits(t, EFFECT) or fits(t, ListOf(EFFECT))):
+            self.error(
+                "K204",
+                f"what is performed should be effect or list of effect, not {show(t)}",
+                s.effects.span,
+            )
+        self.expect(self.expr(s.player, scope), PLAYER, s.player.span, "who performs")
+        if s.card is not None:
+            self.expr(s.card, scope)
 
     @on(ast.Log)
     def s_Log(self, s: ast.Log, scope: dict):
@@ -481,6 +517,15 @@ class TypeChecker(Visitor):
         if statement:
             if kind in ("proc", "phase", "step"):
                 return self.check_args(c, decl, args, scope)
+            if kind == "effect":
+                self.error(
+                    "K222",
+                    f"{c.name!r} is an effect: calling it makes a value, which does nothing "
+                    "on its own",
+                    c.span,
+                    hint=f"perform it: `perform {c.name}(...) by p`",
+                )
+                return ANY
             if kind == "fn" or c.name in BUILTINS:
                 self.error(
                     "K222",
@@ -501,6 +546,9 @@ class TypeChecker(Visitor):
         if kind == "fn":
             self.check_args(c, decl, args, scope)
             return self.type_of(decl.result) if decl.result is not None else ANY
+        if kind == "effect":
+            self.check_args(c, decl, args, scope)
+            return EFFECT
         if kind in ("proc", "phase", "step"):
             self.error(
                 "K222",
@@ -516,7 +564,8 @@ class TypeChecker(Visitor):
                 f"unknown function {c.name!r}",
                 c.span,
                 hint=did_you_mean(
-                    c.name, list(BUILTINS) + [n for n, k in self.sym.kind.items() if k == "fn"]
+                    c.name,
+                    list(BUILTINS) + [n for n, k in self.sym.kind.items() if k in ("fn", "effect")],
                 ),
             )
             return ANY

@@ -1,0 +1,153 @@
+"""Effects: what a card does, as values in its row (`effect`, `perform`; docs/language.md).
+
+The example of the language reference is played here move by move; the checker's side
+(wrong arguments in a cell, a text naming no parameter, recursion) is in the expect-tests
+tests/diagnostics/58-* to 63-*.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dsl.errors import CheckProblem, RulesetRuntimeError
+from dsl.pipeline import compile_text
+from interpreter.api import new_game
+from interpreter.save import dump_state, load_state
+
+RULES = """
+ruleset "effects"
+players 2
+
+enum item { food, hide }
+var stock[player, item]: int = 0
+var seen: list of text = []
+zone deck: deck of int
+zone hand[player]: hand of int
+
+effect gain(x: item, n: int) "gain {n} {x}" §E1 {
+  stock[self, x] += n
+}
+effect draw(n: int) "draw {n} card(s)" §E2 {
+  draw n from deck to hand[self]
+}
+effect either(a: effect, b: effect) "{a} or {b}" §E3 {
+  let pick = choose self from [a, b] as "which effect"
+  perform pick by self with card
+}
+effect note() "note the card" {
+  add (if card == none then "none" else card.id) to seen
+}
+effect spoil(xs: list of int) "spoil" {
+  xs[0] = 0
+  add len(xs) to hand[self]
+}
+
+record tool_t { cost: int, does: list of effect }
+table tools: tool_t {
+  spear "Spear" (1, [gain(food, 2), draw(1), note()])
+  knife "Knife" (2, [either(gain(hide, 1), draw(2))])
+  sack "Sack" (0, [spoil([5, 6]), spoil([5, 6])])
+}
+{more}
+setup {
+  for i in range(1, 10) { add i to deck }
+}
+
+round max 1 {
+{body}
+  end game winners []
+}
+"""
+
+
+def game(body: str, more: str = ""):
+    return compile_text(RULES.replace("{body}", body).replace("{more}", more), "effects.knap")
+
+
+def test_a_row_s_effects_are_performed_in_order_for_the_player_and_the_card():
+    state = new_game(
+        game("  perform spear.does by player(1) with spear\n  perform note() by player(2)"),
+        players=2,
+    )
+    assert state.is_over()
+    assert state.get("stock", 0, "food") == 2
+    assert state.get("hand", 0) == [1]
+    assert state.get("seen") == ["spear", "none"]
+
+
+def test_an_effect_may_ask_and_its_options_read_as_their_text():
+    g = game("  perform knife.does by player(2) with knife")
+    state = new_game(g, players=2)
+    decision = state.decision()
+    assert decision.player == 1 and decision.prompt == "which effect"
+    assert decision.options == (["gain", "hide", 1], ["draw", 2])
+    assert [g.describe(o) for o in decision.options] == ["gain 1 hide", "draw 2 card(s)"]
+    state.apply(["draw", 2])
+    assert state.get("hand", 1) == [1, 2] and state.get("stock", 1, "hide") == 0
+
+
+def test_a_cell_reads_as_the_text_of_its_effects():
+    g = game("")
+    assert g.describe(g.rows["knife"]["does"][0]) == "gain 1 hide or draw 2 card(s)"
+    assert g.effects["gain"].cite == "E1" and g.effects["gain"].params == ("x", "n")
+
+
+def test_an_effect_changes_its_own_copy_of_a_list_argument():
+    state = new_game(game("  perform sack.does by player(1)"), players=2)
+    assert state.get("hand", 0) == [2, 2]
+    assert state.game.rows["sack"]["does"] == [["spoil", [5, 6]], ["spoil", [5, 6]]]
+
+
+def test_a_game_saved_inside_an_effect_resumes_there():
+    g = game("  perform knife.does by player(2) with knife\n  perform spear.does by player(1)")
+    state = new_game(g, players=2, seed=3)
+    again = load_state(dump_state(state), g)
+    for s in (state, again):
+        s.apply(["gain", "hide", 1])
+    assert dump_state(again) == dump_state(state)
+    assert again.get("stock", 1, "hide") == 1 and again.get("stock", 0, "food") == 2
+
+
+def test_effects_that_perform_each_other_without_end_are_stopped():
+    more = (
+        'effect again() "again" { perform card.does by self with card }\n'
+        "table loops: tool_t { loop (0, [again()]) }\n"
+    )
+    with pytest.raises(RulesetRuntimeError) as err:
+        new_game(game("  perform loop.does by player(1) with loop", more), players=2)
+    assert err.value.code == "K416"
+    assert "more than 100 calls deep" in str(err.value)
+
+
+def test_a_variant_replaces_an_effect_and_every_row_that_names_it_follows(tmp_path):
+    base = RULES.replace("{body}", "  perform spear.does by player(1)").replace("{more}", "")
+    (tmp_path / "effects.knap").write_text(base, encoding="utf-8")
+    variant = (
+        'variant "twice" extends "effects.knap"\n'
+        'replace effect gain(x: item, n: int) "gain {n} {x}, twice" {\n'
+        "  stock[self, x] += 2 * n\n}\n"
+    )
+    g = compile_text(variant, str(tmp_path / "twice.knap"))
+    assert new_game(g, players=2).get("stock", 0, "food") == 4
+    assert g.describe(["gain", "food", 2]) == "gain 2 food, twice"
+
+
+@pytest.mark.parametrize("name", ["self", "card"])
+def test_a_ruleset_cannot_declare_the_names_an_effect_has(name):
+    with pytest.raises(CheckProblem) as err:
+        game("", more=f"var {name}: int = 0\n")
+    assert "K229" in str(err.value) and f"the local {name!r} would hide" in str(err.value)
+
+
+def test_the_rulebook_shows_cells_of_effects_as_their_texts():
+    from dsl.pipeline import load_program
+    from dsl.tools.rulebook import render_rulebook
+
+    program, _, _ = load_program(RULES.replace("{body}", "").replace("{more}", ""), "effects.knap")
+    assert program is not None
+    page = render_rulebook(program)
+    assert "| `spear` | Spear | `1` | gain 2 food; draw 1 card(s); note the card |" in page
+    assert "| `knife` | Knife | `2` | gain 1 hide or draw 2 card(s) |" in page
+    effects = page[page.index("## Effects") : page.index("## Components")]
+    assert "### gain" in effects and "Text: gain {n} {x}" in effects
+    assert "Rules nothing calls" not in page
