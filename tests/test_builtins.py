@@ -15,6 +15,8 @@ enum color {{ red, green, blue }}
 record card {{ value: int }}
 table cards: card {{ a (1) x 2  b (5) }}
 map m {{ node n1 node n2 node n3 node n4  n1 -- n2  n2 -- n3 }}
+condition seat_at_least(n: int) = seat(self) >= n
+condition worth(n: int) = this.value >= n
 var result: {type} = {default}
 round max 1 {{
   result = {expr}
@@ -58,6 +60,10 @@ CASES = [
     ("list of player", "[]", "players", [0, 1, 2]),
     ("int", "0", "round_number", 1),
     ("int", "0", "sum([c.value for c in rows(cards)])", 7),
+    ("bool", "false", "holds(seat_at_least(2), player(2))", True),
+    ("bool", "true", "holds([seat_at_least(1), seat_at_least(3)], player(2))", False),
+    ("bool", "false", "holds([], player(1))", True),
+    ("bool", "false", "holds(worth(5), player(1), b)", True),
 ]
 
 

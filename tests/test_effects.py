@@ -32,10 +32,10 @@ effect draw(n: int) "draw {n} card(s)" §E2 {
 }
 effect either(a: effect, b: effect) "{a} or {b}" §E3 {
   let pick = choose self from [a, b] as "which effect"
-  perform pick by self with card
+  perform pick by self with this
 }
 effect note() "note the card" {
-  add (if card == none then "none" else card.id) to seen
+  add (if this == none then "none" else this.id) to seen
 }
 effect spoil(xs: list of int) "spoil" {
   xs[0] = 0
@@ -89,7 +89,7 @@ def test_an_effect_may_ask_and_its_options_read_as_their_text():
 def test_a_cell_reads_as_the_text_of_its_effects():
     g = game("")
     assert g.describe(g.rows["knife"]["does"][0]) == "gain 1 hide or draw 2 card(s)"
-    assert g.effects["gain"].cite == "E1" and g.effects["gain"].params == ("x", "n")
+    assert g.phrases["gain"].cite == "E1" and g.phrases["gain"].params == ("x", "n")
 
 
 def test_an_effect_changes_its_own_copy_of_a_list_argument():
@@ -110,7 +110,7 @@ def test_a_game_saved_inside_an_effect_resumes_there():
 
 def test_effects_that_perform_each_other_without_end_are_stopped():
     more = (
-        'effect again() "again" { perform card.does by self with card }\n'
+        'effect again() "again" { perform this.does by self with this }\n'
         "table loops: tool_t { loop (0, [again()]) }\n"
     )
     with pytest.raises(RulesetRuntimeError) as err:
@@ -132,7 +132,7 @@ def test_a_variant_replaces_an_effect_and_every_row_that_names_it_follows(tmp_pa
     assert g.describe(["gain", "food", 2]) == "gain 2 food, twice"
 
 
-@pytest.mark.parametrize("name", ["self", "card"])
+@pytest.mark.parametrize("name", ["self", "this"])
 def test_a_ruleset_cannot_declare_the_names_an_effect_has(name):
     with pytest.raises(CheckProblem) as err:
         game("", more=f"var {name}: int = 0\n")
@@ -151,3 +151,64 @@ def test_the_rulebook_shows_cells_of_effects_as_their_texts():
     effects = page[page.index("## Effects") : page.index("## Components")]
     assert "### gain" in effects and "Text: gain {n} {x}" in effects
     assert "Rules nothing calls" not in page
+
+
+CONDITIONS = """
+ruleset "conditions"
+players 2
+
+enum item { food, hide }
+var stock[player, item]: int = 0
+var played[player]: list of text = []
+
+condition has(x: item, n: int) "has {n} {x}" §C1 = stock[self, x] >= n
+condition cheap() "costs at most 1" = this.cost <= 1
+condition any_of(cs: list of condition) "any of {cs}" = any([holds(c, self, this) for c in cs])
+condition forever() "forever" = holds(this.needs, self, this)
+
+record card_t { cost: int, needs: list of condition }
+table cards: card_t {
+  spear "Spear" (1, [has(food, 2)])
+  knife "Knife" (2, [any_of([has(hide, 1), cheap()])])
+  stone "Stone" (0, [])
+  loop "Loop" (0, [forever()])
+}
+
+round max 1 {
+  stock[player(1), food] = 2
+  for p in players {
+    let c = choose p from [c for c in rows(cards) if c != loop and holds(c.needs, p, c)] as "a card"
+    add c.id to played[p]
+  }
+  end game winners []
+}
+"""
+
+
+def test_a_row_s_conditions_decide_what_is_offered():
+    state = new_game(compile_text(CONDITIONS, "conditions.knap"), players=2)
+    assert state.decision().options == ("spear", "stone")
+    state.apply("spear")
+    assert state.is_over() and state.get("played", 1) == ["stone"]  # the only card left
+
+
+def test_a_condition_is_tested_for_a_player_and_a_card():
+    state = new_game(compile_text(CONDITIONS, "conditions.knap"), players=2)
+    state.set("stock", 1, "hide", 1)
+    state.apply("stone")
+    assert state.decision().options == ("knife", "stone")
+
+
+def test_a_condition_reads_as_its_text():
+    g = compile_text(CONDITIONS, "conditions.knap")
+    knife = g.rows["knife"]["needs"][0]
+    assert knife == ["any_of", [["has", "hide", 1], ["cheap"]]]
+    assert g.describe(knife) == "any of (has 1 hide, costs at most 1)"
+    assert g.phrases["has"].kind == "condition" and "has" not in g.functions
+
+
+def test_conditions_tested_inside_each_other_without_end_are_stopped():
+    text = CONDITIONS.replace("c != loop and ", "")
+    with pytest.raises(RulesetRuntimeError) as err:
+        new_game(compile_text(text, "conditions.knap"), players=2)
+    assert err.value.code == "K416"

@@ -227,7 +227,17 @@ DECLARATION_STRATEGIES = {
         CITES,
     ),
     ast.Pool: st.builds(ast.Pool, NAMES, keys, NAMES, st.none() | exprs, visibility, CITES),
-    ast.Fn: st.builds(ast.Fn, NAMES, params, st.none() | types, exprs, CITES),
+    ast.Fn: st.builds(ast.Fn, NAMES, params, st.none() | types, exprs, CITES)
+    | st.builds(
+        ast.Fn,
+        NAMES,
+        params,
+        st.none(),
+        exprs,
+        CITES,
+        kind=st.just("condition"),
+        template=st.none() | TEXT,
+    ),
     ast.Proc: st.builds(
         ast.Proc, st.sampled_from(["proc", "phase", "step"]), NAMES, params, blocks, CITES
     )

@@ -29,16 +29,17 @@ from dsl.codegen.ir import ProcIR
 from dsl.codegen.link import link
 from dsl.codegen.lower import Lowerer
 from dsl.errors import Span
+from dsl.semantics.builtins import EFFECT_CONTEXT
 from dsl.semantics.check import Checked
 from dsl.semantics.resolve import Program
 from dsl.semantics.symbols import Symbols
 from dsl.syntax import ast
 from interpreter.core.game import (
     BlockInfo,
-    EffectInfo,
     Game,
     InvariantInfo,
     NoteInfo,
+    Phrase,
     ProcInfo,
     VarSpec,
 )
@@ -76,12 +77,20 @@ class Compiler:
         for fn, depth in rules:
             if not isinstance(fn, ast.Fn):
                 continue
-            scope = Scope(tuple(p.name for p in fn.params), python_params=True)
-            params = "".join(f", v_{p.name}" for p in fn.params)
+            context = EFFECT_CONTEXT if fn.kind == "condition" else ()
+            names = context + tuple(p.name for p in fn.params)
+            scope = Scope(names, python_params=True)
+            params = "".join(f", v_{name}" for name in names)
             self.exprs.rule = (fn.name, depth)
             self.env[fn_name(fn.name, depth)] = _python(
                 f"lambda st{params}: {x(fn.body, scope)}", self.env, "eval"
             )
+        # what `holds` tests, by the tag of a condition's value: (state, who, card, *args)
+        self.env["_CONDITIONS"] = {
+            fn.name: self.env[fn_name(fn.name, 0)]
+            for fn in self.program.get(ast.Fn)
+            if fn.kind == "condition"
+        }
         lower = Lowerer(self.program, self.exprs, self.ask_forced)
         self.procs_ir = [lower.main()] + [
             lower.proc(p, depth) for p, depth in rules if isinstance(p, ast.Proc)
@@ -154,11 +163,16 @@ class Compiler:
             notes=notes,
             params=dict(sym.params),
             fingerprint=fingerprint(self.program),
-            functions={fn.name: self.env[fn_name(fn.name, 0)] for fn in self.program.get(ast.Fn)},
+            functions={
+                fn.name: self.env[fn_name(fn.name, 0)]
+                for fn in self.program.get(ast.Fn)
+                if fn.kind == "fn"
+            },
             program=self.program,
-            effects={
-                name: EffectInfo(name, tuple(x.name for x in p.params), p.template, p.cite)
-                for name, p in effects.items()
+            phrases={
+                d.name: Phrase(d.kind, d.name, tuple(x.name for x in d.params), d.template, d.cite)
+                for d in self.program.decls.values()
+                if isinstance(d, (ast.Proc, ast.Fn)) and d.kind in ("effect", "condition")
             },
         )
 

@@ -280,7 +280,7 @@ class Exprs(Visitor):
         if e.base or self.sym.kind.get(e.name) == "fn":
             name = fn_name(self.rule[0], self.rule[1] + 1) if e.base else fn_name(e.name, 0)
             return f"{name}(st" + "".join(", " + self.x(a, scope) for a in args) + ")"
-        if self.sym.kind.get(e.name) == "effect":  # a value: the tag, then the arguments
+        if self.sym.kind.get(e.name) in ("effect", "condition"):  # a value: tag, arguments
             return "[" + ", ".join([repr(e.name)] + [self.owned(a, scope) for a in args]) + "]"
         if e.name in ("nodes", "rows", "values"):
             arg = args[0]

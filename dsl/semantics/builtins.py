@@ -146,6 +146,14 @@ BUILTINS: dict[str, Builtin] = {
             "_DIST[{0}].get({1}, _FAR)",
             doc="number of edges on the shortest path between two nodes",
         ),
+        Builtin(
+            "holds",
+            (2, 3),
+            BOOL,
+            "_holds(_CONDITIONS, st, {args})",
+            doc="holds(c, p) or holds(c, p, x): the condition c (or every one of a list) is "
+            "true of player p (and the card x)",
+        ),
         Builtin("nodes", (1, 1), None, "", fresh=True, doc="the nodes of a map, in declared order"),
         Builtin("rows", (1, 1), None, "", fresh=True, doc="the rows of a table, copies repeated"),
         Builtin(
@@ -174,6 +182,6 @@ STATE_TYPES = {
     "game_over": BOOL,
 }
 
-# The names an effect's body has without declaring them: who performs it, and the card it is
-# performed for (`perform e by p with c`).
-EFFECT_CONTEXT = ("self", "card")
+# The names an effect's or a condition's body has without declaring them: who performs it or
+# is tested, and the card, `this` (`perform e by p with c`, `holds(c, p, c)`).
+EFFECT_CONTEXT = ("self", "this")

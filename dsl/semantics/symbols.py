@@ -207,7 +207,7 @@ class _Binder(Visitor):
 
     @on(ast.Fn)
     def fn(self, decl: ast.Fn) -> None:
-        self.sym._bind(decl.name, "fn", decl, decl.span)
+        self.sym._bind(decl.name, decl.kind, decl, decl.span)
 
     @on(ast.Proc)
     def proc(self, decl: ast.Proc) -> None:

@@ -8,7 +8,8 @@ class and mypy then names every function that must learn it.
 - `Named`: the values of an enum, the rows of a record's tables, or the nodes of a map.
 - `ListOf`: a list and the type of its items.
 - `Tagged`: a value of one of several declared shapes, each named by its tag: `effect` is
-  the type of an effect's value (`draw(2)`: the tag `draw`, the argument 2).
+  the type of an effect's value (`draw(2)`: the tag `draw`, the argument 2), `condition`
+  that of a condition's (`has(hide, 1)`).
 - `Unknown` (`ANY`): the checker cannot tell; it fits everything, so only what is
   certainly wrong is reported. `Nothing` (`NONE`): the type of `none`, which fits
   everything too.
@@ -43,7 +44,7 @@ class ListOf:
 
 @attrs.frozen
 class Tagged:
-    name: Literal["effect"]
+    name: Literal["effect", "condition"]
 
 
 @attrs.frozen
@@ -63,9 +64,10 @@ BOOL = Basic("bool")
 TEXT = Basic("text")
 PLAYER = Basic("player")
 EFFECT = Tagged("effect")
+CONDITION = Tagged("condition")
 ANY = Unknown()
 NONE = Nothing()
-BASICS: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, PLAYER, EFFECT)}
+BASICS: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, PLAYER, EFFECT, CONDITION)}
 
 
 def show(t: Type) -> str:
@@ -86,6 +88,8 @@ def show(t: Type) -> str:
 def fits(value: Type, expected: Type) -> bool:
     """May a value of type `value` stand where `expected` is wanted? (`any` and `none` fit
     everywhere; lists fit when their items do.)"""
+    if value is expected:  # the common case, and cheap: the basic types are shared values
+        return True
     match value, expected:
         case (Unknown() | Nothing(), _) | (_, Unknown() | Nothing()):
             return True
@@ -151,21 +155,21 @@ def may_be_list(t: Type) -> bool:
 
 class Typing:
     """The type of every expression node the checker visited, by node identity (two equal
-    nodes in different places may have different types: `x` is a local in each procedure)."""
+    nodes in different places may have different types: `x` is a local in each procedure).
+    Identity is enough because the program that holds the nodes outlives its `Typing`
+    (both live in one `Checked` record)."""
 
     def __init__(self) -> None:
         self._types: dict[int, Type] = {}
-        self._nodes: list[object] = []  # keeps the keyed nodes alive, so ids stay unique
 
     def note(self, node: object, t: Type) -> None:
         """Record a node's type; a node met twice with two types (one node object shared by
         two places) is `any`, which every use of a type must treat as "could be anything"."""
-        old = self._types.get(id(node))
-        if old is None:
-            self._nodes.append(node)
-        elif old != t:
+        key = id(node)
+        old = self._types.get(key)
+        if old is not None and old is not t and old != t:
             t = ANY
-        self._types[id(node)] = t
+        self._types[key] = t
 
     def of(self, node: object) -> Type:
         """The node's type; `any` for a node the checker did not see."""

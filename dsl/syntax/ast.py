@@ -679,6 +679,10 @@ class Fn(Node):
     # the rule this one replaced, kept when this one calls it with `base(...)` (a `replace`
     # in a variant): `walk` goes into it, and `rules` lists it as a rule of its own
     base: Fn | None = None
+    # `condition`: a `bool` whose calls are values (`has(hide, 1)`), with the text a reader
+    # sees (`{param}` where an argument goes)
+    kind: str = "fn"  # fn | condition
+    template: str | None = None
 
 
 @attrs.frozen

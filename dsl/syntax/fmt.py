@@ -289,7 +289,8 @@ class _Declarations(Visitor):
     @on(ast.Fn)
     def d_Fn(self, d: ast.Fn, comments) -> str:
         result = f": {type_text(d.result)}" if d.result is not None else ""
-        head = f"fn {d.name}({params(d.params)}){result}{cite(d.cite)} ="
+        text = f" {string(d.template)}" if d.template is not None else ""
+        head = f"{d.kind} {d.name}({params(d.params)}){result}{text}{cite(d.cite)} ="
         body = expr(d.body)
         if len(f"{head} {body}") <= WIDTH and "\n" not in body:
             return f"{head} {body}"

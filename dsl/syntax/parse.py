@@ -284,6 +284,19 @@ class _Builder(Transformer):
             str(ch[0]), tuple(ch[1] or ()), ch[2], ch[-1], _pick(ch, _Cite), span=self._span(meta)
         )
 
+    def condition_decl(self, meta, ch):
+        texts = [c for c in ch[2:] if isinstance(c, Token) and c.type == "STRING"]
+        return ast.Fn(
+            str(ch[0]),
+            tuple(ch[1] or ()),
+            None,
+            ch[-1],
+            _pick(ch, _Cite),
+            span=self._span(meta),
+            kind="condition",
+            template=_unquote(texts[0]) if texts else None,
+        )
+
     def proc_kw(self, meta, ch):
         return str(ch[0])
 

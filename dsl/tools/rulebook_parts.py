@@ -26,15 +26,15 @@ _SHORT = 90  # a formula longer than this is left to the ruleset itself
 
 
 def effect_text(e, program: Program) -> str | None:
-    """What a cell of effects says, in the texts of its effects ("gain 2 food; draw 1
-    card(s)"); None when `e` is not effects."""
+    """What a cell of effects or conditions says, in their texts ("gain 2 food; draw 1
+    card(s)"); None when `e` is neither."""
     if isinstance(e, ast.ListLit) and e.items:
         texts = [effect_text(item, program) for item in e.items]
         return None if None in texts else "; ".join(t for t in texts if t is not None)
     if not isinstance(e, ast.CallExpr):
         return None
     decl = program.decls.get(e.name)
-    if not (isinstance(decl, ast.Proc) and decl.kind == "effect"):
+    if not (isinstance(decl, (ast.Proc, ast.Fn)) and decl.kind in ("effect", "condition")):
         return None
     args = [a for a in e.args if not isinstance(a, ast.KwArg)]
     shown = {p.name: effect_text(a, program) or expr(a) for p, a in zip(decl.params, args)}
@@ -81,7 +81,10 @@ def derived_values(page: Page, program: Program) -> None:
     page.add("Values the rules compute from the state; they change nothing.", "")
     for fn in sorted(found, key=lambda f: f.name):
         result = f": {type_text(fn.result)}" if fn.result is not None else ""
-        head = code(f"{fn.name}({params(fn.params)}){result}")
+        kind = "condition " if fn.kind == "condition" else ""
+        head = code(f"{kind}{fn.name}({params(fn.params)}){result}")
+        if fn.template is not None:
+            head += f" “{plain(fn.template)}”"
         where = f" ({section(fn.cite)})" if fn.cite else ""
         text = about(fn, program)
         if not text:

@@ -89,16 +89,18 @@ class NoteInfo:
 
 
 @attrs.frozen
-class EffectInfo:
-    """An effect a ruleset declares: its value is the list `[name, *arguments]`."""
+class Phrase:
+    """An effect or a condition a ruleset declares: its values are the lists
+    `[name, *arguments]`, and read as its text."""
 
+    kind: str  # effect | condition
     name: str
     params: tuple[str, ...]
     template: str | None  # its text, `{param}` where an argument goes
     cite: str | None
 
     def text(self, args: list, describe: Callable[[Any], str]) -> str:
-        """The effect's text with these arguments (each as `describe` shows it)."""
+        """The text with these arguments (each as `describe` shows it)."""
         shown = {p: describe(a) for p, a in zip(self.params, args)}
         if self.template is None:
             return f"{self.name}({', '.join(shown.values())})"
@@ -130,7 +132,7 @@ class Game:
     fingerprint: str
     functions: dict[str, Callable]  # derived values (`fn`) by name: (state, *args) -> value
     program: Any = attrs.field(eq=False, repr=False)  # the resolved program, for tools
-    effects: dict[str, EffectInfo] = attrs.field(factory=dict)  # by name
+    phrases: dict[str, Phrase] = attrs.field(factory=dict)  # effects and conditions, by name
 
     def span_of(self, name: str) -> Span:
         """Where the ruleset declares `name` (a `fn`, `score`...), for its errors."""
@@ -152,13 +154,14 @@ class Game:
         raise KeyError(name)
 
     def describe(self, value: Any) -> str:
-        """A short human label for an option or value (an effect's value: its text)."""
+        """A short human label for an option or value (an effect's or a condition's value:
+        its text)."""
         if isinstance(value, str) and value in self.rows:
             return self.rows[value].get("title") or value
         if isinstance(value, list) and value and isinstance(value[0], str):
-            effect = self.effects.get(value[0])
-            if effect is not None and len(value) == len(effect.params) + 1:
-                return effect.text(value[1:], self.describe)
+            phrase = self.phrases.get(value[0])
+            if phrase is not None and len(value) == len(phrase.params) + 1:
+                return phrase.text(value[1:], self.describe)
         if isinstance(value, list):
             return "(" + ", ".join(self.describe(v) for v in value) + ")"
         return str(value)

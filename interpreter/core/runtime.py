@@ -62,6 +62,19 @@ def _row_take(slots: list, value, where: str) -> None:
     slots[slots.index(value)] = None
 
 
+def _holds(table: dict, st, tested, who: int, card=None) -> bool:
+    """`holds(c, p, card)`: a condition's value (`[tag, *arguments]`) is true of `who`, or
+    every one of a list of them is. `table` is the compiled conditions by tag."""
+    if type(tested) is list and tested and type(tested[0]) is str:
+        try:
+            return bool(table[tested[0]](st, who, card, *tested[1:]))
+        except RecursionError:
+            raise RulesetFault(
+                "K416", "conditions tested inside conditions went on without end"
+            ) from None
+    return all(_holds(table, st, one, who, card) for one in tested)
+
+
 def _no_options(st, site: int):
     raise RulesetFault("K402", f"the decision {st.game.sites[site].prompt!r} has no options")
 
@@ -135,6 +148,7 @@ RUNTIME = {
     "_row_add": _row_add,
     "_row_put": _row_put,
     "_row_take": _row_take,
+    "_holds": _holds,
     "_no_options": _no_options,
     "_not_a_player": _not_a_player,
     "_end": _end,

@@ -12,7 +12,7 @@ from dsl.semantics.symbols import Symbols, face
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, on
 
-BASIC_TYPES = {"int", "bool", "text", "player", "effect"}
+BASIC_TYPES = {"int", "bool", "text", "player", "effect", "condition"}
 
 
 class _NotConstant(Exception):
@@ -77,11 +77,12 @@ class _Constant(Visitor):
 
     @on(ast.CallExpr)
     def call(self, e: ast.CallExpr):
-        """An effect with constant arguments is a constant: its tag, then its arguments."""
+        """An effect or a condition with constant arguments is a constant: its tag, then its
+        arguments."""
         kind = self.sym.kind.get(e.name)
         if kind is None and not e.base and e.name not in BUILTINS:
             return None  # the type checker names the unknown effect (K201)
-        if e.base or kind != "effect":
+        if e.base or kind not in ("effect", "condition"):
             raise _NotConstant(e.span)
         return [e.name] + [self.visit(a) for a in e.args if not isinstance(a, ast.KwArg)]
 

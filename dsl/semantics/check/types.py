@@ -18,6 +18,7 @@ from dsl.semantics.types import (
     ANY,
     BASICS,
     BOOL,
+    CONDITION,
     EFFECT,
     INT,
     NONE,
@@ -224,10 +225,14 @@ class TypeChecker(Visitor):
     def d_Fn(self, d: ast.Fn):
         for p in d.params:
             self.local(p.name, p.span)
-        scope = {p.name: self.type_of(p.type) for p in d.params}
+        scope: dict[str, Type] = {p.name: self.type_of(p.type) for p in d.params}
+        if d.kind == "condition":
+            scope = self.context(d) | scope
         result = self.expr(d.body, scope)
         if d.result is not None:
             self.expect(result, self.type_of(d.result), d.body.span, f"the value of {d.name!r}")
+        if d.kind == "condition":
+            self.expect(result, BOOL, d.body.span, f"the condition {d.name!r}")
         for node in ast.walk(d.body):
             if isinstance(node, (ast.RollDice, ast.RollTable)) or (
                 isinstance(node, ast.CallExpr) and node.name == "dice"
@@ -246,23 +251,27 @@ class TypeChecker(Visitor):
             self.local(p.name, p.span)
         scope: dict[str, Type] = {p.name: self.type_of(p.type) for p in d.params}
         if d.kind == "effect":
-            # who performs it and the card it is performed for (none without `with`)
-            for name in EFFECT_CONTEXT:
-                self.local(name, d.span)
-            context: dict[str, Type] = {"self": PLAYER, "card": ANY}
-            scope = context | scope
-            self.template(d)
+            scope = self.context(d) | scope
         self.block(d.body, scope)
 
-    def template(self, d: ast.Proc) -> None:
-        """Every `{name}` in an effect's text is one of its parameters."""
+    def context(self, d: ast.Proc | ast.Fn) -> dict[str, Type]:
+        """The names an effect's or a condition's body has without declaring them: who
+        performs or is tested (`self`) and the card (`this`, none without one); and its
+        text checked."""
+        for name in EFFECT_CONTEXT:
+            self.local(name, d.span)
+        self.template(d)
+        return {"self": PLAYER, "this": ANY}
+
+    def template(self, d: ast.Proc | ast.Fn) -> None:
+        """Every `{name}` in an effect's or a condition's text is one of its parameters."""
         names = [p.name for p in d.params]
         for name in re.findall(r"{([^{}]*)}", d.template or ""):
             if name not in names:
                 self.error(
                     "K231",
-                    f"the text of effect {d.name!r} names {{{name}}}, which is not one of its "
-                    "parameters",
+                    f"the text of {d.kind} {d.name!r} names {{{name}}}, which is not one of "
+                    "its parameters",
                     d.span,
                     hint=did_you_mean(name, names)
                     or "write `{name}` for each parameter the text shows",
@@ -504,7 +513,7 @@ class TypeChecker(Visitor):
         one being checked replaces)."""
         if c.base:
             decl = self.rule.base if isinstance(self.rule, (ast.Proc, ast.Fn)) else None
-            kind = None if decl is None else decl.kind if isinstance(decl, ast.Proc) else "fn"
+            kind = None if decl is None else decl.kind
             return kind, decl
         return self.sym.kind.get(c.name), self.sym.decls.get(c.name)
 
@@ -526,7 +535,7 @@ class TypeChecker(Visitor):
                     hint=f"perform it: `perform {c.name}(...) by p`",
                 )
                 return ANY
-            if kind == "fn" or c.name in BUILTINS:
+            if kind in ("fn", "condition") or c.name in BUILTINS:
                 self.error(
                     "K222",
                     f"{c.name!r} computes a value; it cannot stand alone as a statement",
@@ -546,9 +555,9 @@ class TypeChecker(Visitor):
         if kind == "fn":
             self.check_args(c, decl, args, scope)
             return self.type_of(decl.result) if decl.result is not None else ANY
-        if kind == "effect":
+        if kind == "effect" or kind == "condition":
             self.check_args(c, decl, args, scope)
-            return EFFECT
+            return EFFECT if kind == "effect" else CONDITION
         if kind in ("proc", "phase", "step"):
             self.error(
                 "K222",
@@ -565,7 +574,8 @@ class TypeChecker(Visitor):
                 c.span,
                 hint=did_you_mean(
                     c.name,
-                    list(BUILTINS) + [n for n, k in self.sym.kind.items() if k in ("fn", "effect")],
+                    list(BUILTINS)
+                    + [n for n, k in self.sym.kind.items() if k in ("fn", "effect", "condition")],
                 ),
             )
             return ANY
@@ -587,6 +597,16 @@ class TypeChecker(Visitor):
                 return ANY
             return ListOf(self.named(arg.name))
         types = [self.expr(a, scope) for a in args]
+        if c.name == "holds":
+            tested = types[0]
+            if not (fits(tested, CONDITION) or fits(tested, ListOf(CONDITION))):
+                self.error(
+                    "K204",
+                    f"what holds() tests should be condition or list of condition, not "
+                    f"{show(tested)}",
+                    args[0].span,
+                )
+            self.expect(types[1], PLAYER, args[1].span, "who holds() tests")
         result = spec.result
         assert result is not None, f"{c.name}() is typed above"
         return result(types) if callable(result) else result
