@@ -212,3 +212,27 @@ def test_conditions_tested_inside_each_other_without_end_are_stopped():
     with pytest.raises(RulesetRuntimeError) as err:
         new_game(compile_text(text, "conditions.knap"), players=2)
     assert err.value.code == "K416"
+
+
+def test_a_field_s_default_is_the_value_of_a_row_that_gives_none():
+    g = compile_text(
+        'ruleset "defaults"\nplayers 2\n'
+        "record r_t { a: int, b: int = 7, does: list of effect = [], c: int }\n"
+        'effect nothing() "nothing" { pass }\n'
+        "table rs: r_t { x (1)  y (1, 2, [nothing()], 3)  z (1, c=4) }\n"
+        "round max 1 { end game winners [] }\n",
+        "defaults.knap",
+    )
+    assert [g.rows[r]["b"] for r in "xyz"] == [7, 2, 7]
+    assert [g.rows[r]["does"] for r in "xyz"] == [[], [["nothing"]], []]
+    assert [g.rows[r]["c"] for r in "xyz"] == [None, 3, 4]
+
+
+def test_a_default_must_fit_its_field():
+    with pytest.raises(CheckProblem) as err:
+        compile_text(
+            'ruleset "defaults"\nplayers 2\nrecord r_t { a: int = true }\n'
+            "table rs: r_t { x () }\nround max 1 { end game winners [] }\n",
+            "defaults.knap",
+        )
+    assert "the default of 'a' should be int, not bool" in str(err.value)

@@ -171,7 +171,7 @@ ranged_rows = st.builds(
     st.integers(0, 49),
     rows,
 )
-fields = st.builds(ast.Field, NAMES, types)
+fields = st.builds(ast.Field, NAMES, types, default=st.none() | exprs)
 map_nodes = st.builds(ast.MapNode, NAMES, st.none() | TEXT, CITES)
 map_edges = st.builds(ast.MapEdge, NAMES, st.lists(NAMES, min_size=1, max_size=3).map(tuple), CITES)
 

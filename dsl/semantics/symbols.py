@@ -61,9 +61,20 @@ class Symbols:
         for table in self.program.get(ast.Table):
             record = self.program.decls.get(table.record)
             fields = [f.name for f in record.fields] if isinstance(record, ast.Record) else []
+            defaults = {
+                f.name: f.default
+                for f in (record.fields if isinstance(record, ast.Record) else ())
+                if f.default is not None
+            }
             for row in table.rows:
                 data: dict[str, Any] = {name: None for name in fields}
                 positional = [a for a in row.args if not isinstance(a, ast.KwArg)]
+                given = set(fields[: len(positional)]) | {
+                    a.name for a in row.args if isinstance(a, ast.KwArg)
+                }
+                for name, default in defaults.items():
+                    if name not in given:
+                        data[name] = evaluate(default)
                 for name, arg in zip(fields, positional):
                     data[name] = evaluate(arg)
                 for arg in row.args:

@@ -539,11 +539,13 @@ class Enum(Node):
 
 @attrs.frozen
 class Field(Node):
-    children = ("type",)
+    children = ("type", "default")
 
     name: str
     type: Type
     span: Span = _span()
+    # the value of a row that does not give one (a constant); none without it
+    default: Expr | None = None
 
 
 @attrs.frozen

@@ -456,9 +456,14 @@ class _Parts(Visitor):
     def p_KeyRange(self, k: ast.KeyRange) -> str:
         return f"{k.lo}..{k.hi}"
 
-    @on(ast.Field, ast.ParamDecl)
-    def p_typed_name(self, f: ast.Field | ast.ParamDecl) -> str:
+    @on(ast.ParamDecl)
+    def p_typed_name(self, f: ast.ParamDecl) -> str:
         return f"{f.name}: {type_text(f.type)}"
+
+    @on(ast.Field)
+    def p_Field(self, f: ast.Field) -> str:
+        default = f" = {expr(f.default)}" if f.default is not None else ""
+        return f"{f.name}: {type_text(f.type)}{default}"
 
     @on(ast.Row)
     def p_Row(self, r: ast.Row, sides: int | None = None) -> str:

@@ -154,7 +154,7 @@ class _Builder(Transformer):
         return ast.Record(ch[0], str(ch[1]), fields, _pick(ch, _Cite), span=self._span(meta))
 
     def field(self, meta, ch):
-        return ast.Field(str(ch[0]), ch[1], span=self._span(meta))
+        return ast.Field(str(ch[0]), ch[1], span=self._span(meta), default=ch[2])
 
     def table_decl(self, meta, ch):
         rows = tuple(c for c in ch if isinstance(c, ast.Row))

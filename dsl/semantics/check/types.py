@@ -163,7 +163,9 @@ class TypeChecker(Visitor):
 
     @on(ast.Field)
     def f_Field(self, f: ast.Field):
-        self.type_of(f.type)
+        t = self.type_of(f.type)
+        if f.default is not None:
+            self.expect(self.expr(f.default, {}), t, f.default.span, f"the default of {f.name!r}")
 
     @on(ast.Table)
     def d_Table(self, d: ast.Table):
