@@ -236,3 +236,66 @@ def test_a_default_must_fit_its_field():
             "defaults.knap",
         )
     assert "the default of 'a' should be int, not bool" in str(err.value)
+
+
+DATA = """library "cards-data"
+enum item { food, hide }
+effect gain(x: item, n: int) "gain {n} {x}" §E1
+record card_t { does: list of effect = [] }
+table cards: card_t {
+  spear "Spear" ([gain(food, 2)])
+  stone "Stone" ()
+}
+"""
+
+RULES_OF_DATA = """ruleset "cards"
+players 2
+import "data.knap"
+var stock[player, item]: int = 0
+effect gain({params}) {
+  stock[self, x] += n
+}
+round max 1 {
+  for c in rows(cards) { perform c.does by player(1) with c }
+  end game winners []
+}
+"""
+
+
+def _files(tmp_path, params: str = "x: item, n: int"):
+    (tmp_path / "data.knap").write_text(DATA, encoding="utf-8")
+    text = RULES_OF_DATA.replace("{params}", params)
+    (tmp_path / "rules.knap").write_text(text, encoding="utf-8")
+    return text, str(tmp_path / "rules.knap")
+
+
+def test_an_effect_s_words_in_a_data_file_and_its_rules_in_the_file_that_imports_it(tmp_path):
+    g = compile_text(*_files(tmp_path))
+    assert new_game(g, players=2).get("stock", 0, "food") == 2
+    assert g.phrases["gain"].template == "gain {n} {x}" and g.phrases["gain"].cite == "E1"
+    assert g.describe(g.rows["spear"]["does"][0]) == "gain 2 food"
+
+
+def test_a_data_file_with_words_only_checks_alone(tmp_path):
+    _files(tmp_path)
+    from dsl.pipeline import load_program
+
+    _, diagnostics, _ = load_program(DATA, str(tmp_path / "data.knap"))
+    assert [d for d in diagnostics if d.severity == "error"] == []
+
+
+def test_rules_that_take_other_parameters_than_the_words_are_refused(tmp_path):
+    with pytest.raises(CheckProblem) as err:
+        compile_text(*_files(tmp_path, "x: item, n: int, more: int"))
+    assert "K117" in str(err.value)
+    assert "take (x: item, n: int, more: int), but its words say (x: item, n: int)" in str(
+        err.value
+    )
+
+
+def test_words_without_rules_in_a_ruleset_are_refused(tmp_path):
+    text = DATA.replace('library "cards-data"', 'ruleset "words"\nplayers 2')
+    text += "round max 1 { end game winners [] }\n"
+    with pytest.raises(CheckProblem) as err:
+        compile_text(text, str(tmp_path / "words.knap"))
+    assert "K232" in str(err.value) and "declared by its words only" in str(err.value)

@@ -249,6 +249,16 @@ DECLARATION_STRATEGIES = {
         blocks,
         CITES,
         template=st.none() | TEXT,
+    )
+    | st.builds(
+        ast.Proc,
+        st.just("effect"),
+        NAMES,
+        params,
+        st.just(ast.Block(())),
+        CITES,
+        template=st.none() | TEXT,
+        signature_only=st.just(True),
     ),
     ast.Setup: st.builds(ast.Setup, blocks, CITES),
     ast.Round: st.builds(ast.Round, INTS, blocks, CITES),

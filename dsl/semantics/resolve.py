@@ -16,6 +16,7 @@ import attrs
 from dsl.errors import Diagnostic, KnapperError, Note, Span, diag, did_you_mean, read_source
 from dsl.resources import rulesets_root
 from dsl.syntax import ast
+from dsl.syntax.fmt import params as fmt_params
 from dsl.syntax.parse import parse
 from dsl.syntax.visitor import Transformer, Visitor, on
 
@@ -270,6 +271,11 @@ def _overlay_key(item) -> str:
 
 def _define(decl: ast.Decl, decls, origin, out: list[Diagnostic], in_variant: bool) -> None:
     key = ast.decl_key(decl)
+    joined = _join_effect(decls.get(key), decl, out)
+    if joined is not None:
+        decls[key] = joined
+        origin[key] = decl.span
+        return
     if key in decls:
         if in_variant:
             out.append(
@@ -293,6 +299,37 @@ def _define(decl: ast.Decl, decls, origin, out: list[Diagnostic], in_variant: bo
         return
     decls[key] = decl
     origin[key] = decl.span
+
+
+def _join_effect(old, new, out: list[Diagnostic]):
+    """An effect declared by its words only (`effect draw(n: int) "draw {n}"`, in a data
+    file) and the same effect with its rules (in a file that imports it) are one effect:
+    the rules, with the words' text and citation where the rules give none. None when the
+    two are not such a pair."""
+    pair = (old, new)
+    if not all(isinstance(d, ast.Proc) and d.kind == "effect" for d in pair):
+        return None
+    words = [d for d in pair if d.signature_only]
+    rules = [d for d in pair if not d.signature_only]
+    if len(words) != 1 or len(rules) != 1:
+        return None
+    said, done = words[0], rules[0]
+    if said.params != done.params:
+        out.append(
+            diag(
+                "K117",
+                f"the rules of effect {done.name!r} take ({fmt_params(done.params)}), but its "
+                f"words say ({fmt_params(said.params)})",
+                done.span,
+                notes=(Note(said.span, "the words are declared here"),),
+                hint="give both the same parameters, in the same order",
+            )
+        )
+    return attrs.evolve(
+        done,
+        template=done.template if done.template is not None else said.template,
+        cite=done.cite or said.cite,
+    )
 
 
 def _import(item: ast.Import, path: Path, loader: _Loader, decls, origin, chain) -> None:

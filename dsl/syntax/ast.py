@@ -702,6 +702,9 @@ class Proc(Node):
     base: Proc | None = None
     # an effect's text, with `{param}` where an argument goes ("draw {n} card(s)")
     template: str | None = None
+    # an effect declared by its words only (no block; `body` is empty): the file that
+    # imports it gives its rules (`dsl/semantics/resolve.py` joins the two)
+    signature_only: bool = False
 
 
 @attrs.frozen

@@ -298,9 +298,11 @@ class _Declarations(Visitor):
 
     @on(ast.Proc)
     def d_Proc(self, d: ast.Proc, comments) -> str:
-        body = block(d.body, 0, comments)
         text = f" {string(d.template)}" if d.template is not None else ""
-        return f"{d.kind} {d.name}({params(d.params)}){text}{cite(d.cite)} {body}"
+        head = f"{d.kind} {d.name}({params(d.params)}){text}{cite(d.cite)}"
+        if d.signature_only:
+            return head
+        return f"{head} {block(d.body, 0, comments)}"
 
     @on(ast.Setup)
     def d_Setup(self, d: ast.Setup, comments) -> str:

@@ -312,14 +312,16 @@ class _Builder(Transformer):
 
     def effect_decl(self, meta, ch):
         texts = [c for c in ch[2:] if isinstance(c, Token) and c.type == "STRING"]
+        body = _pick(ch, ast.Block)
         return ast.Proc(
             "effect",
             str(ch[0]),
             tuple(ch[1] or ()),
-            _pick(ch, ast.Block),
+            body if body is not None else ast.Block((), span=self._span(meta)),
             _pick(ch, _Cite),
             span=self._span(meta),
             template=_unquote(texts[0]) if texts else None,
+            signature_only=body is None,
         )
 
     def params(self, meta, ch):

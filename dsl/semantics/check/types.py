@@ -254,6 +254,14 @@ class TypeChecker(Visitor):
         scope: dict[str, Type] = {p.name: self.type_of(p.type) for p in d.params}
         if d.kind == "effect":
             scope = self.context(d) | scope
+        if d.signature_only and self.program.kind != "library":
+            self.error(
+                "K232",
+                f"effect {d.name!r} is declared by its words only, and no file gives its rules",
+                d.span,
+                hint=f"declare `effect {d.name}(...) {{ ... }}` with its statements in a file "
+                "that imports this one",
+            )
         self.block(d.body, scope)
 
     def context(self, d: ast.Proc | ast.Fn) -> dict[str, Type]:
