@@ -241,10 +241,12 @@ def test_a_default_must_fit_its_field():
 DATA = """library "cards-data"
 enum item { food, hide }
 effect gain(x: item, n: int) "gain {n} {x}" §E1
-record card_t { does: list of effect = [] }
+condition has(x: item) "has some {x}"
+record card_t { does: list of effect = [], needs: list of condition = [] }
 table cards: card_t {
   spear "Spear" ([gain(food, 2)])
   stone "Stone" ()
+  knife "Knife" ([gain(hide, 1)], [has(food)])
 }
 """
 
@@ -255,8 +257,9 @@ var stock[player, item]: int = 0
 effect gain({params}) {
   stock[self, x] += n
 }
+condition has(x: item) = stock[self, x] > 0
 round max 1 {
-  for c in rows(cards) { perform c.does by player(1) with c }
+  for c in rows(cards) { if holds(c.needs, player(1), c) { perform c.does by player(1) with c } }
   end game winners []
 }
 """
@@ -271,9 +274,11 @@ def _files(tmp_path, params: str = "x: item, n: int"):
 
 def test_an_effect_s_words_in_a_data_file_and_its_rules_in_the_file_that_imports_it(tmp_path):
     g = compile_text(*_files(tmp_path))
-    assert new_game(g, players=2).get("stock", 0, "food") == 2
+    state = new_game(g, players=2)
+    assert state.get("stock", 0, "food") == 2 and state.get("stock", 0, "hide") == 1
     assert g.phrases["gain"].template == "gain {n} {x}" and g.phrases["gain"].cite == "E1"
     assert g.describe(g.rows["spear"]["does"][0]) == "gain 2 food"
+    assert g.describe(g.rows["knife"]["needs"][0]) == "has some food"
 
 
 def test_a_data_file_with_words_only_checks_alone(tmp_path):

@@ -237,6 +237,17 @@ DECLARATION_STRATEGIES = {
         CITES,
         kind=st.just("condition"),
         template=st.none() | TEXT,
+    )
+    | st.builds(
+        ast.Fn,
+        NAMES,
+        params,
+        st.none(),
+        st.just(ast.BoolLit(True)),
+        CITES,
+        kind=st.just("condition"),
+        template=st.none() | TEXT,
+        signature_only=st.just(True),
     ),
     ast.Proc: st.builds(
         ast.Proc, st.sampled_from(["proc", "phase", "step"]), NAMES, params, blocks, CITES

@@ -302,12 +302,16 @@ def _define(decl: ast.Decl, decls, origin, out: list[Diagnostic], in_variant: bo
 
 
 def _join_effect(old, new, out: list[Diagnostic]):
-    """An effect declared by its words only (`effect draw(n: int) "draw {n}"`, in a data
-    file) and the same effect with its rules (in a file that imports it) are one effect:
-    the rules, with the words' text and citation where the rules give none. None when the
-    two are not such a pair."""
+    """An effect (or a condition) declared by its words only (`effect draw(n: int) "draw
+    {n}"`, in a data file) and the same effect with its rules (in a file that imports it)
+    are one: the rules, with the words' text and citation where the rules give none. None
+    when the two are not such a pair."""
     pair = (old, new)
-    if not all(isinstance(d, ast.Proc) and d.kind == "effect" for d in pair):
+    if not all(
+        isinstance(d, (ast.Proc, ast.Fn)) and d.kind in ("effect", "condition") for d in pair
+    ):
+        return None
+    if old.kind != new.kind:
         return None
     words = [d for d in pair if d.signature_only]
     rules = [d for d in pair if not d.signature_only]
@@ -318,8 +322,8 @@ def _join_effect(old, new, out: list[Diagnostic]):
         out.append(
             diag(
                 "K117",
-                f"the rules of effect {done.name!r} take ({fmt_params(done.params)}), but its "
-                f"words say ({fmt_params(said.params)})",
+                f"the rules of {done.kind} {done.name!r} take ({fmt_params(done.params)}), "
+                f"but its words say ({fmt_params(said.params)})",
                 done.span,
                 notes=(Note(said.span, "the words are declared here"),),
                 hint="give both the same parameters, in the same order",

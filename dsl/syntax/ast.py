@@ -685,6 +685,9 @@ class Fn(Node):
     # sees (`{param}` where an argument goes)
     kind: str = "fn"  # fn | condition
     template: str | None = None
+    # a condition declared by its words only (no `= expr`; `body` is `true`): the file that
+    # imports it gives its rule (see `Proc.signature_only`)
+    signature_only: bool = False
 
 
 @attrs.frozen

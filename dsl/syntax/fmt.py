@@ -290,7 +290,10 @@ class _Declarations(Visitor):
     def d_Fn(self, d: ast.Fn, comments) -> str:
         result = f": {type_text(d.result)}" if d.result is not None else ""
         text = f" {string(d.template)}" if d.template is not None else ""
-        head = f"{d.kind} {d.name}({params(d.params)}){result}{text}{cite(d.cite)} ="
+        head = f"{d.kind} {d.name}({params(d.params)}){result}{text}{cite(d.cite)}"
+        if d.signature_only:
+            return head
+        head += " ="
         body = expr(d.body)
         if len(f"{head} {body}") <= WIDTH and "\n" not in body:
             return f"{head} {body}"

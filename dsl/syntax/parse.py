@@ -286,15 +286,17 @@ class _Builder(Transformer):
 
     def condition_decl(self, meta, ch):
         texts = [c for c in ch[2:] if isinstance(c, Token) and c.type == "STRING"]
+        body = ch[-1]
         return ast.Fn(
             str(ch[0]),
             tuple(ch[1] or ()),
             None,
-            ch[-1],
+            body if body is not None else ast.BoolLit(True, span=self._span(meta)),
             _pick(ch, _Cite),
             span=self._span(meta),
             kind="condition",
             template=_unquote(texts[0]) if texts else None,
+            signature_only=body is None,
         )
 
     def proc_kw(self, meta, ch):

@@ -230,6 +230,7 @@ class TypeChecker(Visitor):
         scope: dict[str, Type] = {p.name: self.type_of(p.type) for p in d.params}
         if d.kind == "condition":
             scope = self.context(d) | scope
+            self.given(d)
         result = self.expr(d.body, scope)
         if d.result is not None:
             self.expect(result, self.type_of(d.result), d.body.span, f"the value of {d.name!r}")
@@ -254,15 +255,18 @@ class TypeChecker(Visitor):
         scope: dict[str, Type] = {p.name: self.type_of(p.type) for p in d.params}
         if d.kind == "effect":
             scope = self.context(d) | scope
+        self.given(d)
+        self.block(d.body, scope)
+
+    def given(self, d: ast.Proc | ast.Fn) -> None:
+        """An effect or a condition declared by its words only has its rules in a ruleset."""
         if d.signature_only and self.program.kind != "library":
             self.error(
                 "K232",
-                f"effect {d.name!r} is declared by its words only, and no file gives its rules",
+                f"{d.kind} {d.name!r} is declared by its words only, and no file gives its rules",
                 d.span,
-                hint=f"declare `effect {d.name}(...) {{ ... }}` with its statements in a file "
-                "that imports this one",
+                hint=f"declare the {d.kind} again with its rules in a file that imports this one",
             )
-        self.block(d.body, scope)
 
     def context(self, d: ast.Proc | ast.Fn) -> dict[str, Type]:
         """The names an effect's or a condition's body has without declaring them: who
