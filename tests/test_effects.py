@@ -298,9 +298,20 @@ def test_rules_that_take_other_parameters_than_the_words_are_refused(tmp_path):
     )
 
 
-def test_words_without_rules_in_a_ruleset_are_refused(tmp_path):
+def test_words_without_rules_in_a_ruleset_are_warned_of_and_stop_the_game_if_used(tmp_path):
+    from dsl.pipeline import load_program
+
     text = DATA.replace('library "cards-data"', 'ruleset "words"\nplayers 2')
-    text += "round max 1 { end game winners [] }\n"
-    with pytest.raises(CheckProblem) as err:
-        compile_text(text, str(tmp_path / "words.knap"))
-    assert "K232" in str(err.value) and "declared by its words only" in str(err.value)
+    text += "round max 1 {\n  perform spear.does by player(1)\n  end game winners []\n}\n"
+    _, diagnostics, _ = load_program(text, str(tmp_path / "words.knap"))
+    assert {(d.code, d.severity) for d in diagnostics} == {("K232", "warning")}
+    with pytest.raises(RulesetRuntimeError) as err:
+        new_game(compile_text(text, str(tmp_path / "words.knap")), players=2)
+    assert err.value.code == "K417" and "effect 'gain' has no rules" in str(err.value)
+    tested = text.replace(
+        "perform spear.does by player(1)", "if holds(knife.needs, player(1)) { k = 1 }"
+    )
+    tested = tested.replace("round max 1", "var k: int = 0\nround max 1")
+    with pytest.raises(RulesetRuntimeError) as err:
+        new_game(compile_text(tested, str(tmp_path / "words.knap")), players=2)
+    assert err.value.code == "K417" and "condition 'has' has no rule" in str(err.value)

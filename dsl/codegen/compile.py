@@ -82,8 +82,12 @@ class Compiler:
             scope = Scope(names, python_params=True)
             params = "".join(f", v_{name}" for name in names)
             self.exprs.rule = (fn.name, depth)
+            body = x(fn.body, scope)
+            if fn.signature_only:
+                message = self.exprs.const(f"condition {fn.name!r} has no rule in this ruleset")
+                body = f"_fault('K417', {message})"
             self.env[fn_name(fn.name, depth)] = _python(
-                f"lambda st{params}: {x(fn.body, scope)}", self.env, "eval"
+                f"lambda st{params}: {body}", self.env, "eval"
             )
         # what `holds` tests, by the tag of a condition's value: (state, who, card, *args)
         self.env["_CONDITIONS"] = {

@@ -120,6 +120,9 @@ class Lowerer(Visitor):
         name = ast.rule_label(proc.name, depth)
         self.current_proc = name
         self.rule = self.ex.rule = (proc.name, depth)
+        if proc.signature_only:
+            message = self.ex.const(f"effect {proc.name!r} has no rules in this ruleset")
+            b.add(Leave(lines=(f"_fault('K417', {message})",), span=proc.span))
         self.block(proc.body, b, scope)
         b.add(Leave(lines=(f"return {RET}",), span=proc.body.span))
         return self._done(b, name, proc.kind, proc.cite, proc.span, scope)

@@ -259,13 +259,20 @@ class TypeChecker(Visitor):
         self.block(d.body, scope)
 
     def given(self, d: ast.Proc | ast.Fn) -> None:
-        """An effect or a condition declared by its words only has its rules in a ruleset."""
+        """An effect or a condition declared by its words only should have its rules in a
+        ruleset. A warning, not an error: a test harness may import the cards without the
+        rules that play them; performing or testing it is then K417."""
         if d.signature_only and self.program.kind != "library":
-            self.error(
-                "K232",
-                f"{d.kind} {d.name!r} is declared by its words only, and no file gives its rules",
-                d.span,
-                hint=f"declare the {d.kind} again with its rules in a file that imports this one",
+            self.out.append(
+                diag(
+                    "K232",
+                    f"{d.kind} {d.name!r} is declared by its words only, and no file gives its "
+                    "rules: performing or testing it stops the game (K417)",
+                    d.span,
+                    severity="warning",
+                    hint=f"declare the {d.kind} again with its rules in a file that imports "
+                    "this one",
+                )
             )
 
     def context(self, d: ast.Proc | ast.Fn) -> dict[str, Type]:
