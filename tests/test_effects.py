@@ -7,6 +7,8 @@ tests/diagnostics/58-* to 63-*.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dsl.errors import CheckProblem, RulesetRuntimeError
@@ -315,3 +317,68 @@ def test_words_without_rules_in_a_ruleset_are_warned_of_and_stop_the_game_if_use
     with pytest.raises(RulesetRuntimeError) as err:
         new_game(compile_text(tested, str(tmp_path / "words.knap")), players=2)
     assert err.value.code == "K417" and "condition 'has' has no rule" in str(err.value)
+
+
+MOMENTS = """
+ruleset "moments"
+players 2
+
+var strength[player]: int = 0
+var seen: list of text = []
+zone committed[player]: hand of tool
+
+moment on_commit "when committed to a hunt" §H1
+
+effect stronger(n: int) "+{n} strength" { strength[self] += n }
+effect note() "note the card" { add this.id to seen }
+
+card tool { power: int, on_commit: list of effect = [] }
+table tools: tool {
+  sling "Sling" (1, [stronger(1), note()])
+  stone "Stone" (1)
+  horn "Horn" (0, on_commit=[note(), stronger(2)])
+}
+
+round max 1 {
+  add horn to committed[player(2)]
+  add stone to committed[player(2)]
+  add sling to committed[player(2)]
+  trigger on_commit for committed[player(2)] by player(2)
+  end game winners []
+}
+"""
+
+
+def test_a_moment_makes_each_item_in_order_perform_what_it_holds_for_it():
+    state = new_game(compile_text(MOMENTS, "moments.knap"), players=2)
+    assert state.get("strength", 1) == 3 and state.get("strength", 0) == 0
+    assert state.get("seen") == ["horn", "sling"]
+
+
+def test_a_moment_heads_its_column_in_the_rulebook():
+    from dsl.pipeline import load_program
+    from dsl.tools.rulebook import render_rulebook
+
+    program, _, _ = load_program(MOMENTS, "moments.knap")
+    page = render_rulebook(program)
+    assert "| Row | Title | power | when committed to a hunt |" in page
+    assert "| `sling` | Sling | `1` | +1 strength; note the card |" in page
+
+
+def test_a_card_added_in_one_row_is_diffed_in_its_words():
+    from dsl.pipeline import load_program
+    from dsl.tools.diff import diff_programs
+
+    root = Path(__file__).parent / "aurignac"
+    base, _, _ = load_program(
+        (root / "sapiens-positions.knap").read_text(encoding="utf-8"),
+        str(root / "sapiens-positions.knap"),
+    )
+    sling, _, _ = load_program(
+        (root / "sling.knap").read_text(encoding="utf-8"), str(root / "sling.knap")
+    )
+    assert base is not None and sling is not None
+    (change,) = diff_programs(base, sling)
+    assert change.text.endswith("— when committed to a hunt or a fight: draw 1 card(s)"), (
+        change.text
+    )

@@ -258,6 +258,18 @@ class Lowerer(Visitor):
         b.add(attrs.evolve(test, again=start))
         b.place(test.exit)
 
+    @on(ast.Trigger)
+    def s_Trigger(self, s: ast.Trigger, b, scope):
+        """`trigger m for items by p` is `for x in items { perform x.m by p with x }`, with a
+        loop variable no ruleset can name."""
+        name = f"$moment{len(scope.names)}"
+        item = ast.NameRef(name, span=s.span)
+        effects = ast.FieldGet(item, s.moment, span=s.span)
+        perform = ast.Perform(effects, s.player, item, s.cite, span=s.span)
+        self.visit(
+            ast.For(name, s.items, ast.Block((perform,), span=s.span), span=s.span), b, scope
+        )
+
     @on(ast.Break)
     def s_Break(self, s: ast.Break, b, scope):
         if b.loop_ends:
@@ -432,6 +444,7 @@ class _Native(Visitor):
         ast.Choose,
         ast.CallStmt,
         ast.Perform,
+        ast.Trigger,
         why="a statement that suspends is an instruction of its own",
     )
 

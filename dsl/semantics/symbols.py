@@ -224,6 +224,10 @@ class _Binder(Visitor):
     def proc(self, decl: ast.Proc) -> None:
         self.sym._bind(decl.name, decl.kind, decl, decl.span)
 
+    @on(ast.Moment)
+    def moment(self, decl: ast.Moment) -> None:
+        self.sym._bind(decl.name, "moment", decl, decl.span)
+
     @on(
         ast.Title,
         ast.Source,

@@ -441,6 +441,21 @@ class Perform(Statement):
 
 
 @attrs.frozen
+class Trigger(Statement):
+    """`trigger moment for items by player`: each item (a row) in order performs the
+    effects its field named for the moment holds, by `player`, with the item as `this`."""
+
+    suspends = True
+    children = ("items", "player")
+
+    moment: str
+    items: Expr
+    player: Expr
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
 class Break(Statement):
     suspends = False
 
@@ -471,6 +486,7 @@ Stmt = Union[
     EndGame,
     Log,
     Perform,
+    Trigger,
     Break,
     Pass,
 ]
@@ -762,6 +778,17 @@ class Note(Node):
     also: tuple[str, ...] = ()
 
 
+@attrs.frozen
+class Moment(Node):
+    """`moment name "text" §cite`: a moment of play rows may react to. A record's field of
+    the same name (`list of effect`) holds what each row does then; `trigger` does it."""
+
+    name: str
+    template: str | None
+    cite: str | None
+    span: Span = _span()
+
+
 Decl = Union[
     Import,
     Title,
@@ -783,6 +810,7 @@ Decl = Union[
     Score,
     Invariant,
     Note,
+    Moment,
 ]
 
 

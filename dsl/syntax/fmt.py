@@ -323,6 +323,11 @@ class _Declarations(Visitor):
     def d_Invariant(self, d: ast.Invariant, comments) -> str:
         return f"invariant {d.name}{cite(d.cite)}: {expr(d.value)}"
 
+    @on(ast.Moment)
+    def d_Moment(self, d: ast.Moment, comments) -> str:
+        text = f" {string(d.template)}" if d.template is not None else ""
+        return f"moment {d.name}{text}{cite(d.cite)}"
+
     @on(ast.Note)
     def d_Note(self, d: ast.Note, comments) -> str:
         head = f"{d.kind} {d.name}{cite(d.cite)}" + "".join(cite(c) for c in d.also)
@@ -627,6 +632,10 @@ class _Statements(Visitor):
     @on(ast.Log)
     def s_Log(self, s: ast.Log, depth: int, comments) -> str:
         return "log " + ", ".join([string(s.text)] + [expr(a) for a in s.args])
+
+    @on(ast.Trigger)
+    def s_Trigger(self, s: ast.Trigger, depth: int, comments) -> str:
+        return f"trigger {s.moment} for {expr(s.items)} by {expr(s.player)}{cite(s.cite)}"
 
     @on(ast.Perform)
     def s_Perform(self, s: ast.Perform, depth: int, comments) -> str:

@@ -469,6 +469,18 @@ class _Builder(Transformer):
     def log_stmt(self, meta, ch):
         return ast.Log(_unquote(ch[0]), tuple(ch[1:]), span=self._span(meta))
 
+    def trigger_stmt(self, meta, ch):
+        return ast.Trigger(str(ch[0]), ch[1], ch[2], _pick(ch[3:], _Cite), span=self._span(meta))
+
+    def moment_decl(self, meta, ch):
+        texts = [c for c in ch[1:] if isinstance(c, Token) and c.type == "STRING"]
+        return ast.Moment(
+            str(ch[0]),
+            _unquote(texts[0]) if texts else None,
+            _pick(ch[1:], _Cite),
+            span=self._span(meta),
+        )
+
     def perform_stmt(self, meta, ch):
         return ast.Perform(ch[0], ch[1], ch[2], _pick(ch[3:], _Cite), span=self._span(meta))
 

@@ -16,6 +16,7 @@ from dsl.syntax import ast
 from dsl.syntax.fmt import args, expr
 from dsl.syntax.visitor import Visitor, elsewhere, on
 from dsl.tools.comments import comment_of
+from dsl.tools.rulebook_parts import effect_text
 
 
 @attrs.frozen
@@ -103,7 +104,7 @@ class _Changed(Visitor):
     @on(ast.Table)
     def table(self, new: ast.Table) -> list[Change]:
         cite = _cite(new) or _cite(self.old)
-        return _table_changes(self.key, self.old, new, cite, self.line)
+        return _table_changes(self.key, self.old, new, cite, self.line, self.variant)
 
     @on(ast.Note)
     def note(self, new: ast.Note) -> list[Change]:
@@ -123,6 +124,7 @@ class _Changed(Visitor):
         ast.Setup,
         ast.Score,
         ast.Invariant,
+        ast.Moment,
     )
     def replaced(self, new) -> list[Change]:
         old, cite = self.old, _cite(new) or _cite(self.old)
@@ -157,16 +159,35 @@ def _unmarked(old: ast.Row | ast.Map, new: ast.Row | ast.Map) -> str:
     return ", no longer marked reconstructed" if old.reconstructed and not new.reconstructed else ""
 
 
-def _table_changes(key, old: ast.Table, new: ast.Table, cite, line) -> list[Change]:
+def _words(table: ast.Table, r: ast.Row, program: Program) -> str:
+    """What a row's cells of effects and conditions say, in their words ("when committed
+    ...: draw 1 card(s)"), after an em dash; nothing for a row without such cells."""
+    record = program.decls.get(table.record)
+    fields = [f.name for f in record.fields] if isinstance(record, ast.Record) else []
+    given = list(zip(fields, (a for a in r.args if not isinstance(a, ast.KwArg))))
+    given += [(a.name, a.value) for a in r.args if isinstance(a, ast.KwArg)]
+    moments = {m.name: m.template for m in program.get(ast.Moment) if m.template}
+    said = []
+    for name, value in given:
+        text = effect_text(value, program)
+        if text:
+            said.append(f"{moments.get(name, name)}: {text}")
+    return " — " + "; ".join(said) if said else ""
+
+
+def _table_changes(
+    key, old: ast.Table, new: ast.Table, cite, line, program: Program
+) -> list[Change]:
     before = {r.name: r for r in old.rows}
     after = {r.name: r for r in new.rows}
     out = []
     for name, r in after.items():
         if name not in before:
-            text = f"table {key}: adds row {_row(r)}"
+            text = f"table {key}: adds row {_row(r)}{_words(new, r, program)}"
             out.append(Change("added", f"{key}.{name}", text, r.cite or cite, line))
         elif before[name] != r:
-            text = f"table {key}: row {name} becomes {_row(r)}{_unmarked(before[name], r)}"
+            text = f"table {key}: row {name} becomes {_row(r)}{_words(new, r, program)}"
+            text += _unmarked(before[name], r)
             out.append(Change("changed", f"{key}.{name}", text, r.cite or cite, line))
     for name, r in before.items():
         if name not in after:

@@ -368,6 +368,7 @@ class _Setters(Visitor):
         ast.Score,
         ast.Invariant,
         ast.Note,
+        ast.Moment,
         ast.RemoveDecl,
         ast.RemoveRow,
     )

@@ -170,7 +170,10 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
     remarks = {r.name: trailing_comment(r, program) for r in t.rows}
     remarked = any(remarks.values())
     header = (["Roll"] if t.dice else []) + ["Row"] + (["Title"] if titled else [])
-    header += fields + (["Copies"] if copies else []) + (["Section"] if cited else [])
+    # a field named for a moment is headed by the moment's words ("when committed ...")
+    moments = {m.name: plain(m.template) for m in program.get(ast.Moment) if m.template}
+    header += [moments.get(f, f) for f in fields]
+    header += (["Copies"] if copies else []) + (["Section"] if cited else [])
     header += ["Reconstructed"] if marked else []
     header += ["Remark"] if remarked else []
     rows = []

@@ -138,6 +138,7 @@ class _Loops(Visitor):
         ast.EndGame,
         ast.Log,
         ast.Perform,
+        ast.Trigger,
         ast.Pass,
     )
     def plain(self, s, depth: int) -> None:
@@ -171,6 +172,7 @@ class _Loops(Visitor):
         ast.Score,
         ast.Invariant,
         ast.Note,
+        ast.Moment,
     )
     def no_statements(self, node, depth: int) -> None:
         """Nothing here holds a statement (an expression never does)."""

@@ -143,6 +143,20 @@ class TypeChecker(Visitor):
             self.visit(decl)
         return self.out
 
+    @on(ast.Moment)
+    def d_Moment(self, d: ast.Moment) -> None:
+        """A moment's text is checked where rows use it (nothing to type here); every field
+        named for it holds effects."""
+        for record in self.program.get(ast.Record):
+            for f in record.fields:
+                if f.name == d.name:
+                    self.expect(
+                        self.type_of(f.type),
+                        ListOf(EFFECT),
+                        f.type.span,
+                        f"field {f.name!r}, named for a moment,",
+                    )
+
     @on(ast.Title, ast.Source, ast.Players, ast.Bound, ast.Enum, ast.Map, ast.Note)
     def d_untyped(self, d) -> None:
         """Nothing in these has a type (`Symbols` binds the names of enums and maps)."""
@@ -402,6 +416,26 @@ class TypeChecker(Visitor):
     @on(ast.EndGame)
     def s_EndGame(self, s: ast.EndGame, scope: dict):
         self.expect(self.expr(s.winners, scope), ListOf(PLAYER), s.winners.span, "the winners")
+
+    @on(ast.Trigger)
+    def s_Trigger(self, s: ast.Trigger, scope: dict):
+        if self.sym.kind.get(s.moment) != "moment":
+            self.error(
+                "K201",
+                f"unknown moment {s.moment!r}",
+                s.span,
+                hint=did_you_mean(s.moment, self.names_of("moment"))
+                or 'declare it: `moment name "when ..."`',
+            )
+        else:
+            item = self.elem(self.expr(s.items, scope), s.items.span)
+            self.expect(
+                self.field(item, s.moment, s.items.span),
+                ListOf(EFFECT),
+                s.items.span,
+                f"what the items do at {s.moment!r}",
+            )
+        self.expect(self.expr(s.player, scope), PLAYER, s.player.span, "who performs")
 
     @on(ast.Perform)
     def s_Perform(self, s: ast.Perform, scope: dict):
