@@ -382,3 +382,23 @@ def test_a_card_added_in_one_row_is_diffed_in_its_words():
     assert change.text.endswith("— when committed to a hunt or a fight: draw 1 card(s)"), (
         change.text
     )
+
+
+def test_a_replacing_effect_or_condition_may_call_the_one_it_replaces(tmp_path):
+    base = RULES.replace("{body}", "  perform spear.does by player(1) with spear").replace(
+        "{more}", 'condition rich() "is rich" = stock[self, food] >= 2\nvar ok: bool = false\n'
+    )
+    base = base.replace(
+        "  end game winners []", "  ok = holds(rich(), player(1))\n  end game winners []"
+    )
+    (tmp_path / "effects.knap").write_text(base, encoding="utf-8")
+    variant = (
+        'variant "more" extends "effects.knap"\n'
+        'replace effect gain(x: item, n: int) "gain {n} {x}, and 1 more" {\n'
+        "  base(x, n)\n  stock[self, x] += 1\n}\n"
+        'replace condition rich() "is very rich" = base() and stock[self, food] >= 3\n'
+    )
+    g = compile_text(variant, str(tmp_path / "more.knap"))
+    state = new_game(g, players=2)
+    assert state.get("stock", 0, "food") == 3 and state.get("seen") == ["spear"]
+    assert state.get("ok") is True

@@ -82,6 +82,7 @@ class Compiler:
             scope = Scope(names, python_params=True)
             params = "".join(f", v_{name}" for name in names)
             self.exprs.rule = (fn.name, depth)
+            self.exprs.rule_kind = fn.kind
             body = x(fn.body, scope)
             if fn.signature_only:
                 message = self.exprs.const(f"condition {fn.name!r} has no rule in this ruleset")

@@ -102,8 +102,10 @@ class Exprs(Visitor):
         self.env: dict[str, Any] = dict(RUNTIME)
         self.env.update(_R=symbols.rows, _ADJ=symbols.adjacency)
         self.consts: dict[int, str] = {}
-        # the rule being compiled, as (name, depth): a `base(...)` call calls depth + 1
+        # the rule being compiled, as (name, depth): a `base(...)` call calls depth + 1; and
+        # its kind (a condition's `base(...)` passes on `self` and `this`)
         self.rule: tuple[str, int] = ("", 0)
+        self.rule_kind = ""
 
     # ------------------------------------------------------------------ namespace
     def const(self, value: Any, hint: str = "k") -> str:
@@ -279,7 +281,10 @@ class Exprs(Visitor):
         args = [a for a in e.args if not isinstance(a, ast.KwArg)]
         if e.base or self.sym.kind.get(e.name) == "fn":
             name = fn_name(self.rule[0], self.rule[1] + 1) if e.base else fn_name(e.name, 0)
-            return f"{name}(st" + "".join(", " + self.x(a, scope) for a in args) + ")"
+            sources = [self.x(a, scope) for a in args]
+            if e.base and self.rule_kind == "condition":
+                sources = ["v_self", "v_this"] + sources
+            return f"{name}(st" + "".join(", " + source for source in sources) + ")"
         if self.sym.kind.get(e.name) in ("effect", "condition"):  # a value: tag, arguments
             return "[" + ", ".join([repr(e.name)] + [self.owned(a, scope) for a in args]) + "]"
         if e.name in ("nodes", "rows", "values"):

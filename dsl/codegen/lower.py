@@ -120,6 +120,7 @@ class Lowerer(Visitor):
         name = ast.rule_label(proc.name, depth)
         self.current_proc = name
         self.rule = self.ex.rule = (proc.name, depth)
+        self.ex.rule_kind = proc.kind
         if proc.signature_only:
             message = self.ex.const(f"effect {proc.name!r} has no rules in this ruleset")
             b.add(Leave(lines=(f"_fault('K417', {message})",), span=proc.span))
@@ -302,6 +303,8 @@ class Lowerer(Visitor):
         args = tuple(self.ex.owned(a, scope) for a in s.args if not isinstance(a, ast.KwArg))
         name, depth = self.rule
         key = (name, depth + 1) if s.base else (s.name, 0)
+        if s.base and self.ex.rule_kind == "effect":  # the replaced effect: same performer, card
+            args = ("L[0]", "L[1]") + args
         b.add(Call(proc=self.proc_index[key], args=args, span=s.span))
 
     @on(ast.AddTo)

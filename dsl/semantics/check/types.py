@@ -579,7 +579,8 @@ class TypeChecker(Visitor):
             if isinstance(a, ast.KwArg):
                 self.error("K203", "named arguments are only used in table rows", a.span)
         if statement:
-            if kind in ("proc", "phase", "step"):
+            if kind in ("proc", "phase", "step") or (kind == "effect" and c.base):
+                # `base(...)` in a replacing effect does the effect it replaces
                 return self.check_args(c, decl, args, scope)
             if kind == "effect":
                 self.error(
@@ -610,6 +611,17 @@ class TypeChecker(Visitor):
         if kind == "fn":
             self.check_args(c, decl, args, scope)
             return self.type_of(decl.result) if decl.result is not None else ANY
+        if kind == "effect" and c.base:
+            self.error(
+                "K222",
+                "`base(...)` in a replacing effect does the effect it replaces; it has no value",
+                c.span,
+                hint="write it as a statement on its own line",
+            )
+            return ANY
+        if kind == "condition" and c.base:  # the replaced condition's value: a bool
+            self.check_args(c, decl, args, scope)
+            return BOOL
         if kind == "effect" or kind == "condition":
             self.check_args(c, decl, args, scope)
             return EFFECT if kind == "effect" else CONDITION
