@@ -402,3 +402,29 @@ def test_a_replacing_effect_or_condition_may_call_the_one_it_replaces(tmp_path):
     state = new_game(g, players=2)
     assert state.get("stock", 0, "food") == 3 and state.get("seen") == ["spear"]
     assert state.get("ok") is True
+
+
+def test_enum_values_carry_their_words_or_glyph_as_icons_do():
+    g = compile_text(
+        'ruleset "icons"\nplayers 2\n'
+        'enum icon §9 { spear "⚔", fire "Fire", plain }\n'
+        "record c_t { icons: list of icon = [] }\n"
+        "table cs: c_t { a ([spear, spear, fire])  b () }\n"
+        "var n: int = 0\n"
+        "round max 1 {\n  n = sum([count(c.icons, spear) for c in rows(cs)])\n"
+        '  let i = choose player(1) from values(icon) as "an icon"\n  end game winners []\n}\n',
+        "icons.knap",
+    )
+    state = new_game(g, players=2)
+    assert state.get("n") == 2
+    assert [g.describe(o) for o in state.decision().options] == ["⚔", "Fire", "plain"]
+    from dsl.pipeline import load_program
+    from dsl.tools.rulebook import render_rulebook
+
+    program, _, _ = load_program(
+        'ruleset "icons"\nplayers 2\nenum icon { spear "⚔", plain }\n'
+        "round max 1 { end game winners [] }\n",
+        "icons.knap",
+    )
+    assert program is not None
+    assert "- `icon`: `spear` (⚔), `plain`" in render_rulebook(program)

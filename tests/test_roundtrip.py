@@ -188,7 +188,20 @@ DECLARATION_STRATEGIES = {
     ),
     ast.Bound: st.builds(ast.Bound, INTS, CITES),
     ast.Param: st.builds(ast.Param, NAMES, types, exprs, CITES),
-    ast.Enum: st.builds(ast.Enum, NAMES, st.lists(NAMES, min_size=1, max_size=4).map(tuple), CITES),
+    ast.Enum: st.lists(NAMES, min_size=1, max_size=4, unique=True).flatmap(
+        lambda values: st.builds(
+            ast.Enum,
+            NAMES,
+            st.just(tuple(values)),
+            CITES,
+            # titles in the values' order, as the parser gives them
+            titles=st.lists(st.sampled_from(values), unique=True).flatmap(
+                lambda named: st.tuples(
+                    *[st.tuples(st.just(v), TEXT) for v in values if v in named]
+                )
+            ),
+        )
+    ),
     ast.Record: st.builds(
         ast.Record,
         st.sampled_from(["record", "card", "tile"]),

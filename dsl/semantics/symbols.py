@@ -154,7 +154,8 @@ class _Binder(Visitor):
         for value in decl.values:
             sym._bind(value, "enum value", decl, decl.span)
             sym.owner[value] = decl.name
-            sym.rows[value] = {"id": value, "title": value, "table": decl.name}
+            title = dict(decl.titles).get(value, value)  # the words or glyph it carries
+            sym.rows[value] = {"id": value, "title": title, "table": decl.name}
 
     @on(ast.Record)
     def record(self, decl: ast.Record) -> None:

@@ -551,6 +551,8 @@ class Enum(Node):
     values: tuple[str, ...]
     cite: str | None
     span: Span = _span()
+    # (value, title) for the values that carry the words or glyph a reader sees
+    titles: tuple[tuple[str, str], ...] = ()
 
 
 @attrs.frozen

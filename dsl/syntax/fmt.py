@@ -235,7 +235,9 @@ class _Declarations(Visitor):
 
     @on(ast.Enum)
     def d_Enum(self, d: ast.Enum, comments) -> str:
-        return _braced(f"enum {d.name}{cite(d.cite)}", list(d.values))
+        titles = dict(d.titles)
+        values = [f"{v} {string(titles[v])}" if v in titles else v for v in d.values]
+        return _braced(f"enum {d.name}{cite(d.cite)}", values)
 
     @on(ast.Record)
     def d_Record(self, d: ast.Record, comments) -> str:

@@ -143,8 +143,16 @@ class _Builder(Transformer):
         return ast.Param(str(ch[0]), ch[1], ch[2], _pick(ch[3:], _Cite), span=self._span(meta))
 
     def enum_decl(self, meta, ch):
-        names = tuple(str(c) for c in ch[1:] if isinstance(c, Token))
-        return ast.Enum(str(ch[0]), names, _pick(ch, _Cite), span=self._span(meta))
+        names: list[str] = []
+        titles: list[tuple[str, str]] = []
+        for c in ch[1:]:
+            if isinstance(c, Token) and c.type == "STRING":
+                titles.append((names[-1], _unquote(c)))
+            elif isinstance(c, Token):
+                names.append(str(c))
+        return ast.Enum(
+            str(ch[0]), tuple(names), _pick(ch, _Cite), span=self._span(meta), titles=tuple(titles)
+        )
 
     def record_kw(self, meta, ch):
         return str(ch[0])

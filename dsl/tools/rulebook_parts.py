@@ -121,7 +121,9 @@ def components(page: Page, program: Program) -> None:
         for e in enums:
             where = f" ({section(e.cite)})" if e.cite else ""
             text = about(e, program)
-            page.add(f"- {code(e.name)}{where}: " + ", ".join(code(v) for v in e.values))
+            titles = dict(e.titles)
+            shown = [code(v) + (f" ({plain(titles[v])})" if v in titles else "") for v in e.values]
+            page.add(f"- {code(e.name)}{where}: " + ", ".join(shown))
             if text:
                 page.add(f"  — {text}")
         page.add("")

@@ -154,8 +154,8 @@ class Game:
         raise KeyError(name)
 
     def describe(self, value: Any) -> str:
-        """A short human label for an option or value (an effect's or a condition's value:
-        its text)."""
+        """A short human label for an option or value (a row's title, an enum value's words
+        or glyph, an effect's or a condition's value as its text)."""
         if isinstance(value, str) and value in self.rows:
             return self.rows[value].get("title") or value
         if isinstance(value, list) and value and isinstance(value[0], str):
