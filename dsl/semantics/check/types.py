@@ -8,17 +8,16 @@ a `Typing` the compiler reads.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from dsl.errors import Diagnostic, Note, diag, did_you_mean
-from dsl.semantics.builtins import BUILTINS, EFFECT_CONTEXT, STATE_TYPES
+from dsl.semantics.builtins import BUILTINS, STATE_TYPES
+from dsl.semantics.check.calls import Calls, plural
 from dsl.semantics.check.data import known_type
 from dsl.semantics.symbols import Symbols
 from dsl.semantics.types import (
     ANY,
     BASICS,
     BOOL,
-    CONDITION,
     EFFECT,
     INT,
     NONE,
@@ -37,7 +36,7 @@ from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, elsewhere, on
 
 
-class TypeChecker(Visitor):
+class TypeChecker(Calls, Visitor):
     """One handler per node class: a declaration's checks, a statement's checks in a scope
     (local name -> type), an expression's, a type's or a key's type."""
 
@@ -272,46 +271,6 @@ class TypeChecker(Visitor):
         self.given(d)
         self.block(d.body, scope)
 
-    def given(self, d: ast.Proc | ast.Fn) -> None:
-        """An effect or a condition declared by its words only should have its rules in a
-        ruleset. A warning, not an error: a test harness may import the cards without the
-        rules that play them; performing or testing it is then K417."""
-        if d.signature_only and self.program.kind != "library":
-            self.out.append(
-                diag(
-                    "K232",
-                    f"{d.kind} {d.name!r} is declared by its words only, and no file gives its "
-                    "rules: performing or testing it stops the game (K417)",
-                    d.span,
-                    severity="warning",
-                    hint=f"declare the {d.kind} again with its rules in a file that imports "
-                    "this one",
-                )
-            )
-
-    def context(self, d: ast.Proc | ast.Fn) -> dict[str, Type]:
-        """The names an effect's or a condition's body has without declaring them: who
-        performs or is tested (`self`) and the card (`this`, none without one); and its
-        text checked."""
-        for name in EFFECT_CONTEXT:
-            self.local(name, d.span)
-        self.template(d)
-        return {"self": PLAYER, "this": ANY}
-
-    def template(self, d: ast.Proc | ast.Fn) -> None:
-        """Every `{name}` in an effect's or a condition's text is one of its parameters."""
-        names = [p.name for p in d.params]
-        for name in re.findall(r"{([^{}]*)}", d.template or ""):
-            if name not in names:
-                self.error(
-                    "K231",
-                    f"the text of {d.kind} {d.name!r} names {{{name}}}, which is not one of "
-                    "its parameters",
-                    d.span,
-                    hint=did_you_mean(name, names)
-                    or "write `{name}` for each parameter the text shows",
-                )
-
     @on(ast.Setup)
     def d_Setup(self, d: ast.Setup):
         self.block(d.body, {})
@@ -505,7 +464,7 @@ class TypeChecker(Visitor):
             if len(indices) != len(keys):
                 self.error(
                     "K209",
-                    f"{decl.name!r} has {_count(len(keys), 'key')} but "
+                    f"{decl.name!r} has {plural(len(keys), 'key')} but "
                     f"{len(indices)} {'was' if len(indices) == 1 else 'were'} given",
                     span,
                     hint=f"write {decl.name}["
@@ -562,142 +521,6 @@ class TypeChecker(Visitor):
     def unknown(self, name, span, scope):
         candidates = list(scope) + list(self.sym.kind) + list(BUILTINS) + list(STATE_TYPES)
         self.error("K201", f"unknown name {name!r}", span, hint=did_you_mean(name, candidates))
-
-    def callee(self, c) -> tuple[str | None, Any]:
-        """What a call calls: its kind and declaration (a `base(...)` call: the rule that the
-        one being checked replaces)."""
-        if c.base:
-            decl = self.rule.base if isinstance(self.rule, (ast.Proc, ast.Fn)) else None
-            kind = None if decl is None else decl.kind
-            return kind, decl
-        return self.sym.kind.get(c.name), self.sym.decls.get(c.name)
-
-    def call(self, c, scope, statement: bool):
-        kind, decl = self.callee(c)
-        args = [a for a in c.args if not isinstance(a, ast.KwArg)]
-        for a in c.args:
-            if isinstance(a, ast.KwArg):
-                self.error("K203", "named arguments are only used in table rows", a.span)
-        if statement:
-            if kind in ("proc", "phase", "step") or (kind == "effect" and c.base):
-                # `base(...)` in a replacing effect does the effect it replaces
-                return self.check_args(c, decl, args, scope)
-            if kind == "effect":
-                self.error(
-                    "K222",
-                    f"{c.name!r} is an effect: calling it makes a value, which does nothing "
-                    "on its own",
-                    c.span,
-                    hint=f"perform it: `perform {c.name}(...) by p`",
-                )
-                return ANY
-            if kind in ("fn", "condition") or c.name in BUILTINS:
-                self.error(
-                    "K222",
-                    f"{c.name!r} computes a value; it cannot stand alone as a statement",
-                    c.span,
-                    hint="use it in an expression, e.g. `let x = ...`",
-                )
-                return ANY
-            self.error(
-                "K201",
-                f"unknown procedure {c.name!r}",
-                c.span,
-                hint=did_you_mean(
-                    c.name, [n for n, k in self.sym.kind.items() if k in ("proc", "phase", "step")]
-                ),
-            )
-            return ANY
-        if kind == "fn":
-            self.check_args(c, decl, args, scope)
-            return self.type_of(decl.result) if decl.result is not None else ANY
-        if kind == "effect" and c.base:
-            self.error(
-                "K222",
-                "`base(...)` in a replacing effect does the effect it replaces; it has no value",
-                c.span,
-                hint="write it as a statement on its own line",
-            )
-            return ANY
-        if kind == "condition" and c.base:  # the replaced condition's value: a bool
-            self.check_args(c, decl, args, scope)
-            return BOOL
-        if kind == "effect" or kind == "condition":
-            self.check_args(c, decl, args, scope)
-            return EFFECT if kind == "effect" else CONDITION
-        if kind in ("proc", "phase", "step"):
-            self.error(
-                "K222",
-                f"{c.name!r} is a {kind}; it changes the game and has no value",
-                c.span,
-                hint="call it as a statement on its own line",
-            )
-            return ANY
-        spec = BUILTINS.get(c.name)
-        if spec is None:
-            self.error(
-                "K201",
-                f"unknown function {c.name!r}",
-                c.span,
-                hint=did_you_mean(
-                    c.name,
-                    list(BUILTINS)
-                    + [n for n, k in self.sym.kind.items() if k in ("fn", "effect", "condition")],
-                ),
-            )
-            return ANY
-        lo, hi = spec.arity
-        if not lo <= len(args) <= hi:
-            wanted = str(lo) if lo == hi else f"{lo} or {hi}"
-            self.error(
-                "K203",
-                f"{c.name}() takes {wanted} argument(s), not {len(args)}",
-                c.span,
-                hint=f"{c.name}: {spec.doc}",
-            )
-            return ANY
-        if c.name in ("nodes", "rows", "values"):
-            wanted = {"nodes": "map", "rows": "table", "values": "enum"}[c.name]
-            arg = args[0]
-            if not (isinstance(arg, ast.NameRef) and self.sym.kind.get(arg.name) == wanted):
-                self.error("K204", f"{c.name}() takes the name of a {wanted}", arg.span)
-                return ANY
-            return ListOf(self.named(arg.name))
-        types = [self.expr(a, scope) for a in args]
-        if c.name == "holds":
-            tested = types[0]
-            if not (fits(tested, CONDITION) or fits(tested, ListOf(CONDITION))):
-                self.error(
-                    "K204",
-                    f"what holds() tests should be condition or list of condition, not "
-                    f"{show(tested)}",
-                    args[0].span,
-                )
-            self.expect(types[1], PLAYER, args[1].span, "who holds() tests")
-        result = spec.result
-        assert result is not None, f"{c.name}() is typed above"
-        return result(types) if callable(result) else result
-
-    def check_args(self, c, decl, args, scope):
-        params = decl.params
-        if len(params) != len(args):
-            self.out.append(
-                diag(
-                    "K203",
-                    f"{c.name!r} takes {_count(len(params), 'argument')}, not {len(args)}",
-                    c.span,
-                    notes=(Note(decl.span, f"{c.name!r} is defined here"),),
-                )
-            )
-            return ANY
-        for p, a in zip(params, args):
-            self.expect(
-                self.expr(a, scope),
-                self.type_of(p.type),
-                a.span,
-                f"argument {p.name!r} of {c.name!r}",
-            )
-        return ANY
 
     # ------------------------------------------------------------------ expressions
     def expr(self, e, scope: dict) -> Type:
@@ -894,10 +717,6 @@ class TypeChecker(Visitor):
         self.expect(a, INT, e.left.span, f"the left side of `{op}`")
         self.expect(b, INT, e.right.span, f"the right side of `{op}`")
         return BOOL if op in ("<", "<=", ">", ">=") else INT
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def check_types(program, symbols: Symbols) -> tuple[Typing, list[Diagnostic]]:
