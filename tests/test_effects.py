@@ -428,3 +428,59 @@ def test_enum_values_carry_their_words_or_glyph_as_icons_do():
     )
     assert program is not None
     assert "- `icon`: `spear` (⚔), `plain`" in render_rulebook(program)
+
+
+CONTEXT = """
+ruleset "context"
+players 2
+
+var stock[player]: int = 5
+var seen: list of text = []
+
+moment played_against(target: player) "when played against a player" §M1
+
+effect take(n: int) at played_against "the player it is played against loses {n}" {
+  stock[target] -= n
+  add this.id to seen
+}
+effect note() "note the card" { add this.id to seen }
+
+card curse { played_against: list of effect = [] }
+table curses: curse {
+  leech "Leech" ([take(2), note()])
+}
+
+round max 1 {
+{body}
+  end game winners []
+}
+"""
+
+
+def test_a_moment_passes_its_parameters_to_the_effects_that_happen_at_it():
+    body = "  trigger played_against(player(2)) for [leech] by player(1)"
+    state = new_game(compile_text(CONTEXT.replace("{body}", body), "c.knap"), players=2)
+    assert [state.get("stock", p) for p in (0, 1)] == [5, 3]
+    assert state.get("seen") == ["leech", "leech"]
+
+
+def test_an_effect_that_happens_at_a_moment_is_refused_outside_it():
+    body = "  perform leech.played_against by player(1) with leech"
+    with pytest.raises(RulesetRuntimeError) as err:
+        new_game(compile_text(CONTEXT.replace("{body}", body), "c.knap"), players=2)
+    assert err.value.code == "K418"
+    assert "effect take happens only at moment played_against" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "body, code, words",
+    [
+        ("  perform take(1) by player(1)", "K233", "may stand only in a row's field"),
+        ("  trigger played_against for [leech] by player(1)", "K203", "takes 1 argument, not 0"),
+        ("  trigger played_against(3) for [leech] by player(1)", "K204", "should be player"),
+    ],
+)
+def test_a_moment_s_effects_and_arguments_are_checked(body, code, words):
+    with pytest.raises(CheckProblem) as err:
+        compile_text(CONTEXT.replace("{body}", body), "c.knap")
+    assert code in str(err.value) and words in str(err.value)

@@ -127,7 +127,9 @@ STATEMENT_STRATEGIES = {
     ast.EndGame: lambda inner: st.builds(ast.EndGame, exprs, CITES),
     ast.Log: lambda inner: st.builds(ast.Log, TEXT, st.lists(exprs, max_size=2).map(tuple)),
     ast.Perform: lambda inner: st.builds(ast.Perform, exprs, exprs, st.none() | exprs, CITES),
-    ast.Trigger: lambda inner: st.builds(ast.Trigger, NAMES, exprs, exprs, CITES),
+    ast.Trigger: lambda inner: st.builds(
+        ast.Trigger, NAMES, exprs, exprs, CITES, args=st.lists(exprs, max_size=2).map(tuple)
+    ),
     ast.Break: lambda inner: st.just(ast.Break()),
     ast.Pass: lambda inner: st.just(ast.Pass()),
 }
@@ -274,6 +276,7 @@ DECLARATION_STRATEGIES = {
         blocks,
         CITES,
         template=st.none() | TEXT,
+        at=st.none() | NAMES,
     )
     | st.builds(
         ast.Proc,
@@ -289,7 +292,7 @@ DECLARATION_STRATEGIES = {
     ast.Round: st.builds(ast.Round, INTS, blocks, CITES),
     ast.Score: st.builds(ast.Score, NAMES, exprs, CITES),
     ast.Invariant: st.builds(ast.Invariant, NAMES, exprs, CITES),
-    ast.Moment: st.builds(ast.Moment, NAMES, st.none() | TEXT, CITES),
+    ast.Moment: st.builds(ast.Moment, NAMES, st.none() | TEXT, CITES, params=params),
     ast.Note: st.builds(
         ast.Note,
         st.sampled_from(["interpretation", "deviation", "contradiction"]),

@@ -102,10 +102,11 @@ class Compiler:
         ]
         nlocals = [p.nlocals for p in self.procs_ir]
         effects = {p.name: p for p in self.program.get(ast.Proc) if p.kind == "effect"}
-        # what `perform` calls, by the tag of an effect's value: its procedure, and the room
-        # for its locals after the performer, the card and its parameters
+        # what `perform` calls, by the tag of an effect's value: its procedure, the room for
+        # its locals after the performer, the card, its moment's parameters and its own, and
+        # the moment it happens at (none: any)
         self.env["_EFFECTS"] = {
-            name: (index, nlocals[index] - 2 - len(p.params))
+            name: (index, nlocals[index] - 2 - len(lower.moment_params(p)) - len(p.params), p.at)
             for name, p in effects.items()
             for index in [lower.proc_index[(name, 0)]]
         }

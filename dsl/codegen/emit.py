@@ -96,10 +96,12 @@ def render(instr: Instr, linked: Linked, pc: int, nlocals: list[int]) -> list[tu
     elif isinstance(instr, CallEffect):
         lines = [
             f"e = {instr.effect}",
-            "p, room = _EFFECTS[e[0]]",
+            "p, room, at = _EFFECTS[e[0]]",
+            f"if at is not None and at != {instr.moment!r}: "
+            "_fault('K418', 'effect ' + e[0] + ' happens only at moment ' + at)",
             f"if len(st.stack) > {EFFECT_DEPTH}: _fault('K416', {_DEEP!r})",
-            f"st.stack.append([p, 0, [{instr.player}, {instr.card}] + _copy_deep(e[1:]) + "
-            "[None] * room])",
+            f"st.stack.append([p, 0, [{instr.player}, {instr.card}] + "
+            f"({instr.context} if at is not None else []) + _copy_deep(e[1:]) + [None] * room])",
             f"return {CALL}",
         ]
     elif isinstance(instr, Leave):

@@ -142,6 +142,8 @@ class CallEffect(Instr):
     effect: str
     player: str
     card: str
+    moment: str | None = None  # the moment being triggered, if any
+    context: str = "[]"  # the values of its parameters, passed to an effect `at` it
 
     suspends: ClassVar[bool] = True
 

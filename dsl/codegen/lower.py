@@ -115,7 +115,8 @@ class Lowerer(Visitor):
 
     def proc(self, proc: ast.Proc, depth: int = 0) -> ProcIR:
         context = EFFECT_CONTEXT if proc.kind == "effect" else ()
-        scope = Scope(context + tuple(p.name for p in proc.params))
+        given = tuple(p.name for p in self.moment_params(proc))
+        scope = Scope(context + given + tuple(p.name for p in proc.params))
         b = _Builder()
         name = ast.rule_label(proc.name, depth)
         self.current_proc = name
@@ -127,6 +128,11 @@ class Lowerer(Visitor):
         self.block(proc.body, b, scope)
         b.add(Leave(lines=(f"return {RET}",), span=proc.body.span))
         return self._done(b, name, proc.kind, proc.cite, proc.span, scope)
+
+    def moment_params(self, proc: ast.Proc) -> tuple[ast.ParamDecl, ...]:
+        """The parameters of the moment an effect happens at (none for any other)."""
+        moment = self.program.decls.get(proc.at) if proc.at is not None else None
+        return moment.params if isinstance(moment, ast.Moment) else ()
 
     def _done(self, b: _Builder, name, kind, cite, span, scope: Scope) -> ProcIR:
         return ProcIR(name, kind, cite, span, tuple(b.code), dict(b.labels), tuple(scope.names))
@@ -228,13 +234,15 @@ class Lowerer(Visitor):
         """A loop over the effects performed (one effect is a list of one), each pushing the
         frame of the effect its value names."""
         items, index = scope.temp("effects"), scope.temp("index")
-        who, card = scope.temp("performer"), scope.temp("card")
+        who, card, given = scope.temp("performer"), scope.temp("card"), scope.temp("context")
         effects = self.ex.x(s.effects, scope)
         listed = f"[{effects}]" if self.ex.typing.of(s.effects) == EFFECT else f"list({effects})"
         on = self.ex.x(s.card, scope) if s.card is not None else "None"
+        context = "[" + ", ".join(self.ex.owned(a, scope) for a in s.context) + "]"
         b.step(
             f"L[{items}] = {listed}\nL[{index}] = 0\n"
-            f"L[{who}] = {self.ex.x(s.player, scope)}\nL[{card}] = {on}",
+            f"L[{who}] = {self.ex.x(s.player, scope)}\nL[{card}] = {on}\n"
+            f"L[{given}] = {context}",
             s.span,
         )
         test = LoopTest(
@@ -253,6 +261,8 @@ class Lowerer(Visitor):
                 effect=f"L[{items}][L[{index}] - 1]",
                 player=f"L[{who}]",
                 card=f"L[{card}]",
+                moment=s.moment,
+                context=f"L[{given}]",
                 span=s.span,
             )
         )
@@ -266,7 +276,9 @@ class Lowerer(Visitor):
         name = f"$moment{len(scope.names)}"
         item = ast.NameRef(name, span=s.span)
         effects = ast.FieldGet(item, s.moment, span=s.span)
-        perform = ast.Perform(effects, s.player, item, s.cite, span=s.span)
+        perform = ast.Perform(
+            effects, s.player, item, s.cite, span=s.span, moment=s.moment, context=s.args
+        )
         self.visit(
             ast.For(name, s.items, ast.Block((perform,), span=s.span), span=s.span), b, scope
         )

@@ -318,12 +318,12 @@ def _join_effect(old, new, out: list[Diagnostic]):
     if len(words) != 1 or len(rules) != 1:
         return None
     said, done = words[0], rules[0]
-    if said.params != done.params:
+    if said.params != done.params or getattr(said, "at", None) != getattr(done, "at", None):
         out.append(
             diag(
                 "K117",
-                f"the rules of {done.kind} {done.name!r} take ({fmt_params(done.params)}), "
-                f"but its words say ({fmt_params(said.params)})",
+                f"the rules of {done.kind} {done.name!r} take ({fmt_params(done.params)})"
+                f"{_at(done)}, but its words say ({fmt_params(said.params)}){_at(said)}",
                 done.span,
                 notes=(Note(said.span, "the words are declared here"),),
                 hint="give both the same parameters, in the same order",
@@ -334,6 +334,11 @@ def _join_effect(old, new, out: list[Diagnostic]):
         template=done.template if done.template is not None else said.template,
         cite=done.cite or said.cite,
     )
+
+
+def _at(d) -> str:
+    at = getattr(d, "at", None)
+    return f" at {at}" if at else ""
 
 
 def _import(item: ast.Import, path: Path, loader: _Loader, decls, origin, chain) -> None:

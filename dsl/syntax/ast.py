@@ -431,13 +431,17 @@ class Perform(Statement):
     order, for `player` (`self` in the effect's body) and `card` (`card`, else none)."""
 
     suspends = True
-    children = ("effects", "player", "card")
+    children = ("effects", "player", "card", "context")
 
     effects: Expr
     player: Expr
     card: Expr | None
     cite: str | None
     span: Span = _span()
+    # set only by the lowering of `trigger`: the moment, and the values of its parameters
+    # that effects happening at it read
+    moment: str | None = None
+    context: tuple[Expr, ...] = ()
 
 
 @attrs.frozen
@@ -446,13 +450,14 @@ class Trigger(Statement):
     effects its field named for the moment holds, by `player`, with the item as `this`."""
 
     suspends = True
-    children = ("items", "player")
+    children = ("items", "player", "args")
 
     moment: str
     items: Expr
     player: Expr
     cite: str | None
     span: Span = _span()
+    args: tuple[Expr, ...] = ()  # the moment's parameters' values
 
 
 @attrs.frozen
@@ -726,6 +731,9 @@ class Proc(Node):
     # an effect declared by its words only (no block; `body` is empty): the file that
     # imports it gives its rules (`dsl/semantics/resolve.py` joins the two)
     signature_only: bool = False
+    # `at m`: the effect happens only at moment m (a row's field for m holds it), and its
+    # body reads m's parameters
+    at: str | None = None
 
 
 @attrs.frozen
@@ -785,10 +793,14 @@ class Moment(Node):
     """`moment name "text" §cite`: a moment of play rows may react to. A record's field of
     the same name (`list of effect`) holds what each row does then; `trigger` does it."""
 
+    children = ("params",)
+
     name: str
     template: str | None
     cite: str | None
     span: Span = _span()
+    # what the moment passes to the effects that happen at it (`moment m(target: player)`)
+    params: tuple[ParamDecl, ...] = ()
 
 
 Decl = Union[

@@ -304,7 +304,8 @@ class _Declarations(Visitor):
     @on(ast.Proc)
     def d_Proc(self, d: ast.Proc, comments) -> str:
         text = f" {string(d.template)}" if d.template is not None else ""
-        head = f"{d.kind} {d.name}({params(d.params)}){text}{cite(d.cite)}"
+        at = f" at {d.at}" if d.at is not None else ""
+        head = f"{d.kind} {d.name}({params(d.params)}){at}{text}{cite(d.cite)}"
         if d.signature_only:
             return head
         return f"{head} {block(d.body, 0, comments)}"
@@ -328,7 +329,8 @@ class _Declarations(Visitor):
     @on(ast.Moment)
     def d_Moment(self, d: ast.Moment, comments) -> str:
         text = f" {string(d.template)}" if d.template is not None else ""
-        return f"moment {d.name}{text}{cite(d.cite)}"
+        given = f"({params(d.params)})" if d.params else ""
+        return f"moment {d.name}{given}{text}{cite(d.cite)}"
 
     @on(ast.Note)
     def d_Note(self, d: ast.Note, comments) -> str:
@@ -637,7 +639,8 @@ class _Statements(Visitor):
 
     @on(ast.Trigger)
     def s_Trigger(self, s: ast.Trigger, depth: int, comments) -> str:
-        return f"trigger {s.moment} for {expr(s.items)} by {expr(s.player)}{cite(s.cite)}"
+        given = f"({', '.join(expr(a) for a in s.args)})" if s.args else ""
+        return f"trigger {s.moment}{given} for {expr(s.items)} by {expr(s.player)}{cite(s.cite)}"
 
     @on(ast.Perform)
     def s_Perform(self, s: ast.Perform, depth: int, comments) -> str:

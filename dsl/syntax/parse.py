@@ -44,6 +44,18 @@ class _Keys(tuple):
     pass
 
 
+class _At(str):
+    """An effect's `at m`."""
+
+
+class _Args(tuple):
+    """A trigger's `(args)`."""
+
+
+class _Params(tuple):
+    """A moment's `(params)`."""
+
+
 class _Copies(int):
     pass
 
@@ -323,15 +335,17 @@ class _Builder(Transformer):
     def effect_decl(self, meta, ch):
         texts = [c for c in ch[2:] if isinstance(c, Token) and c.type == "STRING"]
         body = _pick(ch, ast.Block)
+        at = _pick(ch[2:], _At)
         return ast.Proc(
             "effect",
             str(ch[0]),
             tuple(ch[1] or ()),
             body if body is not None else ast.Block((), span=self._span(meta)),
-            _pick(ch, _Cite),
+            _pick(ch[2:], _Cite),
             span=self._span(meta),
             template=_unquote(texts[0]) if texts else None,
             signature_only=body is None,
+            at=str(at) if at is not None else None,
         )
 
     def params(self, meta, ch):
@@ -478,7 +492,25 @@ class _Builder(Transformer):
         return ast.Log(_unquote(ch[0]), tuple(ch[1:]), span=self._span(meta))
 
     def trigger_stmt(self, meta, ch):
-        return ast.Trigger(str(ch[0]), ch[1], ch[2], _pick(ch[3:], _Cite), span=self._span(meta))
+        args = _pick(ch, _Args, _Args())
+        rest = [c for c in ch[1:] if not isinstance(c, _Args)]
+        return ast.Trigger(
+            str(ch[0]),
+            rest[0],
+            rest[1],
+            _pick(rest[2:], _Cite),
+            span=self._span(meta),
+            args=tuple(args),
+        )
+
+    def trigger_args(self, meta, ch):
+        return _Args(ch[0] or ())
+
+    def moment_params(self, meta, ch):
+        return _Params(ch[0] or ())
+
+    def effect_at(self, meta, ch):
+        return _At(str(ch[0]))
 
     def moment_decl(self, meta, ch):
         texts = [c for c in ch[1:] if isinstance(c, Token) and c.type == "STRING"]
@@ -487,6 +519,7 @@ class _Builder(Transformer):
             _unquote(texts[0]) if texts else None,
             _pick(ch[1:], _Cite),
             span=self._span(meta),
+            params=tuple(_pick(ch, _Params, _Params())),
         )
 
     def perform_stmt(self, meta, ch):

@@ -37,6 +37,7 @@ class Calls:
     rule: object
     out: list
     program: Any
+    cell_field: str | None
     # TypeChecker's own methods, declared here for the type checker only
     error: Callable[..., None]
     expect: Callable[..., None]
@@ -144,6 +145,14 @@ class Calls:
         if kind == "condition" and c.base:  # the replaced condition's value: a bool
             self.check_args(c, decl, args, scope)
             return BOOL
+        if kind == "effect" and decl.at is not None and self.cell_field != decl.at:
+            self.error(
+                "K233",
+                f"effect {c.name!r} happens only at moment {decl.at!r}: it may stand only in "
+                f"a row's field {decl.at!r}",
+                c.span,
+                hint=f"put it in the {decl.at!r} field of a row; `trigger {decl.at}` performs it",
+            )
         if kind == "effect" or kind == "condition":
             self.check_args(c, decl, args, scope)
             return EFFECT if kind == "effect" else CONDITION

@@ -65,6 +65,8 @@ class TypeChecker(Calls, Visitor):
         self.sym = symbols
         self.out: list[Diagnostic] = []
         self.typing = Typing()
+        # the field whose cell is being checked (an effect `at m` may stand only in m's field)
+        self.cell_field: str | None = None
         # the fn or proc being checked: its `base` is what a `base(...)` call in it calls
         self.rule: object = None
 
@@ -144,8 +146,9 @@ class TypeChecker(Calls, Visitor):
 
     @on(ast.Moment)
     def d_Moment(self, d: ast.Moment) -> None:
-        """A moment's text is checked where rows use it (nothing to type here); every field
-        named for it holds effects."""
+        """Its parameters are typed; every field named for it holds effects."""
+        for p in d.params:
+            self.type_of(p.type)
         for record in self.program.get(ast.Record):
             for f in record.fields:
                 if f.name == d.name:
@@ -178,7 +181,9 @@ class TypeChecker(Calls, Visitor):
     def f_Field(self, f: ast.Field):
         t = self.type_of(f.type)
         if f.default is not None:
+            self.cell_field = f.name
             self.expect(self.expr(f.default, {}), t, f.default.span, f"the default of {f.name!r}")
+            self.cell_field = None
 
     @on(ast.Table)
     def d_Table(self, d: ast.Table):
@@ -190,17 +195,20 @@ class TypeChecker(Calls, Visitor):
         for row in d.rows:
             positional = [a for a in row.args if not isinstance(a, ast.KwArg)]
             for (name, t), value in zip(types, positional):
+                self.cell_field = name
                 self.expect(
                     self.expr(value, {}), t, value.span, f"field {name!r} of row {row.name!r}"
                 )
             for arg in row.args:
                 if isinstance(arg, ast.KwArg) and arg.name in by_name:
+                    self.cell_field = arg.name
                     self.expect(
                         self.expr(arg.value, {}),
                         by_name[arg.name],
                         arg.span,
                         f"field {arg.name!r} of row {row.name!r}",
                     )
+            self.cell_field = None
 
     def initial(self, d, value) -> None:
         """An initial value is computed before the game starts: it may not read the state."""
@@ -267,9 +275,26 @@ class TypeChecker(Calls, Visitor):
             self.local(p.name, p.span)
         scope: dict[str, Type] = {p.name: self.type_of(p.type) for p in d.params}
         if d.kind == "effect":
-            scope = self.context(d) | scope
+            scope = self.context(d) | self.moment_context(d) | scope
         self.given(d)
         self.block(d.body, scope)
+
+    def moment_context(self, d: ast.Proc) -> dict[str, Type]:
+        """The parameters of the moment an effect happens at (`at m`): locals of its body."""
+        if d.at is None:
+            return {}
+        moment = self.sym.decls.get(d.at) if self.sym.kind.get(d.at) == "moment" else None
+        if not isinstance(moment, ast.Moment):
+            self.error(
+                "K201",
+                f"unknown moment {d.at!r}",
+                d.span,
+                hint=did_you_mean(d.at, self.names_of("moment")),
+            )
+            return {}
+        for p in moment.params:
+            self.local(p.name, d.span)
+        return {p.name: self.type_of(p.type) for p in moment.params}
 
     @on(ast.Setup)
     def d_Setup(self, d: ast.Setup):
@@ -387,6 +412,24 @@ class TypeChecker(Calls, Visitor):
                 or 'declare it: `moment name "when ..."`',
             )
         else:
+            moment = self.sym.decls[s.moment]
+            if len(s.args) != len(moment.params):
+                self.out.append(
+                    diag(
+                        "K203",
+                        f"moment {s.moment!r} takes {plural(len(moment.params), 'argument')}, "
+                        f"not {len(s.args)}",
+                        s.span,
+                        notes=(Note(moment.span, f"{s.moment!r} is declared here"),),
+                    )
+                )
+            for p, a in zip(moment.params, s.args):
+                self.expect(
+                    self.expr(a, scope),
+                    self.type_of(p.type),
+                    a.span,
+                    f"argument {p.name!r} of moment {s.moment!r}",
+                )
             item = self.elem(self.expr(s.items, scope), s.items.span)
             self.expect(
                 self.field(item, s.moment, s.items.span),
