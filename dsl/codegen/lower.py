@@ -13,6 +13,8 @@ inside one `Step`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 
 from dsl.codegen.exprs import Exprs, Scope, _fresh
@@ -172,17 +174,21 @@ class Lowerer(Visitor):
             self.block(s.otherwise, b, scope)
         b.place(end)
 
-    def _loop(self, b: _Builder, s, test: LoopTest, body: ast.Block, scope: Scope) -> None:
-        """The test runs on entry, and again after the body, where it joins the body's last
-        straight run instead of jumping back to the first copy."""
+    def _loop(self, b: _Builder, test: LoopTest, body: Callable[[], None], span: Span) -> None:
+        """The test runs on entry, and again after the body (`body()` lowers it), where it
+        joins the body's last straight run instead of jumping back to the first copy."""
         start = b.label()
         b.add(test)
         b.place(start)
         b.loop_ends.append(test.exit)
-        self.block(body, b, scope)
+        body()
         b.loop_ends.pop()
-        b.add(attrs.evolve(test, again=start, span=body.span))
+        b.add(attrs.evolve(test, again=start, span=span))
         b.place(test.exit)
+
+    def _loop_over(self, b: _Builder, test: LoopTest, body: ast.Block, scope: Scope) -> None:
+        """A loop whose body is a block of statements."""
+        self._loop(b, test, lambda: self.block(body, b, scope), body.span)
 
     @on(ast.For)
     def s_For(self, s: ast.For, b, scope):
@@ -197,7 +203,7 @@ class Lowerer(Visitor):
             again=NEXT,
             span=s.span,
         )
-        self._loop(b, s, test, s.body, scope)
+        self._loop_over(b, test, s.body, scope)
 
     @on(ast.Repeat)
     def s_Repeat(self, s: ast.Repeat, b, scope):
@@ -211,7 +217,7 @@ class Lowerer(Visitor):
             again=NEXT,
             span=s.span,
         )
-        self._loop(b, s, test, s.body, scope)
+        self._loop_over(b, test, s.body, scope)
 
     @on(ast.While)
     def s_While(self, s: ast.While, b, scope):
@@ -227,7 +233,7 @@ class Lowerer(Visitor):
             again=NEXT,
             span=s.span,
         )
-        self._loop(b, s, test, s.body, scope)
+        self._loop_over(b, test, s.body, scope)
 
     @on(ast.Perform)
     def s_Perform(self, s: ast.Perform, b, scope):
@@ -253,21 +259,15 @@ class Lowerer(Visitor):
             again=NEXT,
             span=s.span,
         )
-        start = b.label()
-        b.add(test)
-        b.place(start)
-        b.add(
-            CallEffect(
-                effect=f"L[{items}][L[{index}] - 1]",
-                player=f"L[{who}]",
-                card=f"L[{card}]",
-                moment=s.moment,
-                context=f"L[{given}]",
-                span=s.span,
-            )
+        call = CallEffect(
+            effect=f"L[{items}][L[{index}] - 1]",
+            player=f"L[{who}]",
+            card=f"L[{card}]",
+            moment=s.moment,
+            context=f"L[{given}]",
+            span=s.span,
         )
-        b.add(attrs.evolve(test, again=start))
-        b.place(test.exit)
+        self._loop(b, test, lambda: b.add(call), s.span)
 
     @on(ast.Trigger)
     def s_Trigger(self, s: ast.Trigger, b, scope):

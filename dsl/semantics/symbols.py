@@ -68,18 +68,13 @@ class Symbols:
             }
             for row in table.rows:
                 data: dict[str, Any] = {name: None for name in fields}
-                positional = [a for a in row.args if not isinstance(a, ast.KwArg)]
-                given = set(fields[: len(positional)]) | {
-                    a.name for a in row.args if isinstance(a, ast.KwArg)
-                }
+                cells = ast.row_cells(row, fields)
+                given = {name for name, _ in cells}
                 for name, default in defaults.items():
                     if name not in given:
                         data[name] = evaluate(default)
-                for name, arg in zip(fields, positional):
-                    data[name] = evaluate(arg)
-                for arg in row.args:
-                    if isinstance(arg, ast.KwArg):
-                        data[arg.name] = evaluate(arg.value)
+                for name, value in cells:
+                    data[name] = evaluate(value)
                 data.update(id=row.name, title=row.title or row.name, table=table.name)
                 self.rows[row.name] = data
 

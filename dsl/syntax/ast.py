@@ -14,7 +14,7 @@ checks the declarations against the fields' types).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Union, get_args
 
 import attrs
@@ -946,6 +946,14 @@ class File(Node):
     span: Span = _span()
     # `variant "x" extends "a", "b"`: further variants whose overlays are combined
     combines: tuple[str, ...] = ()
+
+
+def row_cells(row: Row, fields: Sequence[str]) -> list[tuple[str, Expr]]:
+    """A row's values by field name, as written: the positional ones in the fields' order
+    (any beyond the last field left out), then the named ones."""
+    positional = [a for a in row.args if not isinstance(a, KwArg)]
+    named = [(a.name, a.value) for a in row.args if isinstance(a, KwArg)]
+    return list(zip(fields, positional)) + named
 
 
 def decl_name(decl: Decl) -> str | None:

@@ -83,6 +83,12 @@ def _pick(children, kind, default=None):
     return default
 
 
+def _words(children) -> str | None:
+    """The text of an effect, a condition or a moment (its one STRING after the name)."""
+    texts = [c for c in children if isinstance(c, Token) and c.type == "STRING"]
+    return _unquote(texts[0]) if texts else None
+
+
 def _unquote(token: Token | str) -> str:
     return str(token)[1:-1]
 
@@ -305,7 +311,6 @@ class _Builder(Transformer):
         )
 
     def condition_decl(self, meta, ch):
-        texts = [c for c in ch[2:] if isinstance(c, Token) and c.type == "STRING"]
         body = ch[-1]
         return ast.Fn(
             str(ch[0]),
@@ -315,7 +320,7 @@ class _Builder(Transformer):
             _pick(ch, _Cite),
             span=self._span(meta),
             kind="condition",
-            template=_unquote(texts[0]) if texts else None,
+            template=_words(ch[1:]),
             signature_only=body is None,
         )
 
@@ -333,7 +338,6 @@ class _Builder(Transformer):
         )
 
     def effect_decl(self, meta, ch):
-        texts = [c for c in ch[2:] if isinstance(c, Token) and c.type == "STRING"]
         body = _pick(ch, ast.Block)
         at = _pick(ch[2:], _At)
         return ast.Proc(
@@ -343,7 +347,7 @@ class _Builder(Transformer):
             body if body is not None else ast.Block((), span=self._span(meta)),
             _pick(ch[2:], _Cite),
             span=self._span(meta),
-            template=_unquote(texts[0]) if texts else None,
+            template=_words(ch[1:]),
             signature_only=body is None,
             at=str(at) if at is not None else None,
         )
@@ -513,10 +517,9 @@ class _Builder(Transformer):
         return _At(str(ch[0]))
 
     def moment_decl(self, meta, ch):
-        texts = [c for c in ch[1:] if isinstance(c, Token) and c.type == "STRING"]
         return ast.Moment(
             str(ch[0]),
-            _unquote(texts[0]) if texts else None,
+            _words(ch[1:]),
             _pick(ch[1:], _Cite),
             span=self._span(meta),
             params=tuple(_pick(ch, _Params, _Params())),

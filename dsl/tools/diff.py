@@ -164,11 +164,9 @@ def _words(table: ast.Table, r: ast.Row, program: Program) -> str:
     ...: draw 1 card(s)"), after an em dash; nothing for a row without such cells."""
     record = program.decls.get(table.record)
     fields = [f.name for f in record.fields] if isinstance(record, ast.Record) else []
-    given = list(zip(fields, (a for a in r.args if not isinstance(a, ast.KwArg))))
-    given += [(a.name, a.value) for a in r.args if isinstance(a, ast.KwArg)]
     moments = {m.name: m.template for m in program.get(ast.Moment) if m.template}
     said = []
-    for name, value in given:
+    for name, value in ast.row_cells(r, fields):
         text = effect_text(value, program)
         if text:
             said.append(f"{moments.get(name, name)}: {text}")

@@ -8,13 +8,12 @@ them knows any game: every word comes from the ruleset's names, values and comme
 
 from __future__ import annotations
 
-import re
-
 from dsl.semantics.resolve import Program
 from dsl.syntax import ast
 from dsl.syntax.fmt import expr, params, type_text
 from dsl.tools.comments import comment_of, trailing_comment
 from dsl.tools.rulebook_md import Page, code, link, plain, section, sections, table
+from interpreter.core.game import phrase_text
 
 VISIBLE = {"public": "everyone", "owner": "its owner", "hidden": "nobody"}
 NOTE_KINDS = (
@@ -38,9 +37,7 @@ def effect_text(e, program: Program) -> str | None:
         return None
     args = [a for a in e.args if not isinstance(a, ast.KwArg)]
     shown = {p.name: effect_text(a, program) or expr(a) for p, a in zip(decl.params, args)}
-    if decl.template is None:
-        return f"{e.name}({', '.join(shown.values())})"
-    return re.sub(r"{([^{}]*)}", lambda m: shown.get(m.group(1), m.group(0)), decl.template)
+    return phrase_text(e.name, decl.template, shown)
 
 
 def cell(e, program: Program) -> str:
@@ -190,8 +187,7 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
         cells.append(code(r.name))
         if titled:
             cells.append(plain(r.title or ""))
-        values = dict(zip(fields, (cell(a, program) for a in _positional(r))))
-        values.update({a.name: cell(a.value, program) for a in r.args if isinstance(a, ast.KwArg)})
+        values = {name: cell(value, program) for name, value in ast.row_cells(r, fields)}
         cells += [values.get(f, "") for f in fields]
         if copies:
             cells.append(str(r.copies) if r.copies is not None else "1")

@@ -102,9 +102,15 @@ class Phrase:
     def text(self, args: list, describe: Callable[[Any], str]) -> str:
         """The text with these arguments (each as `describe` shows it)."""
         shown = {p: describe(a) for p, a in zip(self.params, args)}
-        if self.template is None:
-            return f"{self.name}({', '.join(shown.values())})"
-        return _PLACE.sub(lambda m: shown.get(m.group(1), m.group(0)), self.template)
+        return phrase_text(self.name, self.template, shown)
+
+
+def phrase_text(name: str, template: str | None, shown: dict[str, str]) -> str:
+    """An effect's or a condition's words with its arguments as shown (parameter -> text):
+    its template with each `{param}` filled, or `name(arguments)` without one."""
+    if template is None:
+        return f"{name}({', '.join(shown.values())})"
+    return _PLACE.sub(lambda m: shown.get(m.group(1), m.group(0)), template)
 
 
 _PLACE = re.compile(r"{([^{}]*)}")
