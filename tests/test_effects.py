@@ -216,6 +216,51 @@ def test_conditions_tested_inside_each_other_without_end_are_stopped():
     assert err.value.code == "K416"
 
 
+MEASURES = """
+ruleset "measures"
+players 2
+
+enum item { food, hide }
+var stock[player, item]: int = 0
+var score[player]: int = 0
+
+measure held(x: item) "each {x} held" §S1 = stock[self, x]
+measure worth() "the card's worth" = this.worth
+measure twice(m: measure) "twice {m}" = 2 * amount(m, self, this)
+
+record goal_t { worth: int, counts: list of measure }
+table goals: goal_t {
+  herder "Herder" (3, [held(food), twice(held(hide))])
+  idler "Idler" (1, [worth()])
+}
+
+round max 1 {
+  stock[player(1), food] = 2
+  stock[player(1), hide] = 1
+  for p in players {
+    score[p] = sum([amount(g.counts, p, g) for g in rows(goals)])
+  }
+  end game winners []
+}
+"""
+
+
+def test_a_measure_is_a_number_a_row_carries_and_amount_reads():
+    g = compile_text(MEASURES, "measures.knap")
+    state = new_game(g, players=2)
+    assert state.is_over()
+    # P1: food 2 + twice hide 1 = 4, plus the Idler's worth 1; P2 has only the worth
+    assert [state.get("score", p) for p in (0, 1)] == [5, 1]
+    assert g.describe(g.rows["herder"]["counts"]) == "(each food held, twice each hide held)"
+    assert g.phrases["held"].kind == "measure"
+
+
+def test_amount_reads_only_measures():
+    with pytest.raises(CheckProblem) as err:
+        compile_text(MEASURES.replace("amount(g.counts", "amount(g.worth"), "measures.knap")
+    assert "K204" in str(err.value)
+
+
 def test_a_field_s_default_is_the_value_of_a_row_that_gives_none():
     g = compile_text(
         'ruleset "defaults"\nplayers 2\n'

@@ -77,7 +77,7 @@ class Compiler:
         for fn, depth in rules:
             if not isinstance(fn, ast.Fn):
                 continue
-            context = EFFECT_CONTEXT if fn.kind == "condition" else ()
+            context = EFFECT_CONTEXT if fn.kind != "fn" else ()
             names = context + tuple(p.name for p in fn.params)
             scope = Scope(names, python_params=True)
             params = "".join(f", v_{name}" for name in names)
@@ -85,16 +85,17 @@ class Compiler:
             self.exprs.rule_kind = fn.kind
             body = x(fn.body, scope)
             if fn.signature_only:
-                message = self.exprs.const(f"condition {fn.name!r} has no rule in this ruleset")
+                message = self.exprs.const(f"{fn.kind} {fn.name!r} has no rule in this ruleset")
                 body = f"_fault('K417', {message})"
             self.env[fn_name(fn.name, depth)] = _python(
                 f"lambda st{params}: {body}", self.env, "eval"
             )
-        # what `holds` tests, by the tag of a condition's value: (state, who, card, *args)
+        # what `holds` tests and `amount` reads, by the tag of a condition's or a measure's
+        # value: (state, who, card, *args)
         self.env["_CONDITIONS"] = {
             fn.name: self.env[fn_name(fn.name, 0)]
             for fn in self.program.get(ast.Fn)
-            if fn.kind == "condition"
+            if fn.kind in ("condition", "measure")
         }
         lower = Lowerer(self.program, self.exprs, self.ask_forced)
         self.procs_ir = [lower.main()] + [
@@ -178,7 +179,7 @@ class Compiler:
             phrases={
                 d.name: Phrase(d.kind, d.name, tuple(x.name for x in d.params), d.template, d.cite)
                 for d in self.program.decls.values()
-                if isinstance(d, (ast.Proc, ast.Fn)) and d.kind in ("effect", "condition")
+                if isinstance(d, (ast.Proc, ast.Fn)) and d.kind in ast.TAGGED_KINDS
             },
         )
 

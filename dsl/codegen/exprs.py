@@ -282,10 +282,10 @@ class Exprs(Visitor):
         if e.base or self.sym.kind.get(e.name) == "fn":
             name = fn_name(self.rule[0], self.rule[1] + 1) if e.base else fn_name(e.name, 0)
             sources = [self.x(a, scope) for a in args]
-            if e.base and self.rule_kind == "condition":
+            if e.base and self.rule_kind in ("condition", "measure"):
                 sources = ["v_self", "v_this"] + sources
             return f"{name}(st" + "".join(", " + source for source in sources) + ")"
-        if self.sym.kind.get(e.name) in ("effect", "condition"):  # a value: tag, arguments
+        if self.sym.kind.get(e.name) in ast.TAGGED_KINDS:  # a value: tag, arguments
             return "[" + ", ".join([repr(e.name)] + [self.owned(a, scope) for a in args]) + "]"
         if e.name in ("nodes", "rows", "values"):
             arg = args[0]

@@ -154,6 +154,14 @@ BUILTINS: dict[str, Builtin] = {
             doc="holds(c, p) or holds(c, p, x): the condition c (or every one of a list) is "
             "true of player p (and the card x)",
         ),
+        Builtin(
+            "amount",
+            (2, 3),
+            INT,
+            "_amount(_CONDITIONS, st, {args})",
+            doc="amount(m, p) or amount(m, p, x): the measure m of player p (and the card x); "
+            "of a list of measures, their sum",
+        ),
         Builtin("nodes", (1, 1), None, "", fresh=True, doc="the nodes of a map, in declared order"),
         Builtin("rows", (1, 1), None, "", fresh=True, doc="the rows of a table, copies repeated"),
         Builtin(

@@ -307,9 +307,7 @@ def _join_effect(old, new, out: list[Diagnostic]):
     are one: the rules, with the words' text and citation where the rules give none. None
     when the two are not such a pair."""
     pair = (old, new)
-    if not all(
-        isinstance(d, (ast.Proc, ast.Fn)) and d.kind in ("effect", "condition") for d in pair
-    ):
+    if not all(isinstance(d, (ast.Proc, ast.Fn)) and d.kind in ast.TAGGED_KINDS for d in pair):
         return None
     if old.kind != new.kind:
         return None

@@ -44,7 +44,7 @@ class ListOf:
 
 @attrs.frozen
 class Tagged:
-    name: Literal["effect", "condition"]
+    name: Literal["effect", "condition", "measure"]
 
 
 @attrs.frozen
@@ -65,9 +65,10 @@ TEXT = Basic("text")
 PLAYER = Basic("player")
 EFFECT = Tagged("effect")
 CONDITION = Tagged("condition")
+MEASURE = Tagged("measure")
 ANY = Unknown()
 NONE = Nothing()
-BASICS: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, PLAYER, EFFECT, CONDITION)}
+BASICS: dict[str, Type] = {t.name: t for t in (INT, BOOL, TEXT, PLAYER, EFFECT, CONDITION, MEASURE)}
 
 
 def show(t: Type) -> str:

@@ -691,6 +691,11 @@ class ParamDecl(Node):
     span: Span = _span()
 
 
+# the declarations whose calls are values rather than actions: a row may hold them, and
+# `perform`, `holds` and `amount` use them (`[tag, *arguments]` at run time)
+TAGGED_KINDS = ("effect", "condition", "measure")
+
+
 @attrs.frozen
 class Fn(Node):
     children = ("params", "result", "body", "base")
@@ -704,12 +709,12 @@ class Fn(Node):
     # the rule this one replaced, kept when this one calls it with `base(...)` (a `replace`
     # in a variant): `walk` goes into it, and `rules` lists it as a rule of its own
     base: Fn | None = None
-    # `condition`: a `bool` whose calls are values (`has(hide, 1)`), with the text a reader
-    # sees (`{param}` where an argument goes)
-    kind: str = "fn"  # fn | condition
+    # `condition` (a `bool`) and `measure` (an `int`): calls are values (`has(hide, 1)`),
+    # with the text a reader sees (`{param}` where an argument goes)
+    kind: str = "fn"  # fn | condition | measure
     template: str | None = None
-    # a condition declared by its words only (no `= expr`; `body` is `true`): the file that
-    # imports it gives its rule (see `Proc.signature_only`)
+    # a condition or measure declared by its words only (no `= expr`; `body` is `true` or
+    # 0): the file that imports it gives its rule (see `Proc.signature_only`)
     signature_only: bool = False
 
 

@@ -310,19 +310,26 @@ class _Builder(Transformer):
             str(ch[0]), tuple(ch[1] or ()), ch[2], ch[-1], _pick(ch, _Cite), span=self._span(meta)
         )
 
-    def condition_decl(self, meta, ch):
+    def condition_decl(self, meta, ch, kind="condition"):
         body = ch[-1]
         return ast.Fn(
             str(ch[0]),
             tuple(ch[1] or ()),
             None,
-            body if body is not None else ast.BoolLit(True, span=self._span(meta)),
+            body
+            if body is not None
+            else ast.BoolLit(True, span=self._span(meta))
+            if kind == "condition"
+            else ast.IntLit(0, span=self._span(meta)),
             _pick(ch, _Cite),
             span=self._span(meta),
-            kind="condition",
+            kind=kind,
             template=_words(ch[1:]),
             signature_only=body is None,
         )
+
+    def measure_decl(self, meta, ch):
+        return self.condition_decl(meta, ch, kind="measure")
 
     def proc_kw(self, meta, ch):
         return str(ch[0])

@@ -33,7 +33,7 @@ def effect_text(e, program: Program) -> str | None:
     if not isinstance(e, ast.CallExpr):
         return None
     decl = program.decls.get(e.name)
-    if not (isinstance(decl, (ast.Proc, ast.Fn)) and decl.kind in ("effect", "condition")):
+    if not (isinstance(decl, (ast.Proc, ast.Fn)) and decl.kind in ast.TAGGED_KINDS):
         return None
     args = [a for a in e.args if not isinstance(a, ast.KwArg)]
     shown = {p.name: effect_text(a, program) or expr(a) for p, a in zip(decl.params, args)}
@@ -78,7 +78,7 @@ def derived_values(page: Page, program: Program) -> None:
     page.add("Values the rules compute from the state; they change nothing.", "")
     for fn in sorted(found, key=lambda f: f.name):
         result = f": {type_text(fn.result)}" if fn.result is not None else ""
-        kind = "condition " if fn.kind == "condition" else ""
+        kind = f"{fn.kind} " if fn.kind != "fn" else ""
         head = code(f"{kind}{fn.name}({params(fn.params)}){result}")
         if fn.template is not None:
             head += f" “{plain(fn.template)}”"

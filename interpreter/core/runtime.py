@@ -75,6 +75,19 @@ def _holds(table: dict, st, tested, who: int, card=None) -> bool:
     return all(_holds(table, st, one, who, card) for one in tested)
 
 
+def _amount(table: dict, st, measured, who: int, card=None) -> int:
+    """`amount(m, p, card)`: a measure's value (`[tag, *arguments]`) for `who`, or the sum of
+    a list of them. `table` is the compiled measures by tag."""
+    if type(measured) is list and measured and type(measured[0]) is str:
+        try:
+            return table[measured[0]](st, who, card, *measured[1:])
+        except RecursionError:
+            raise RulesetFault(
+                "K416", "measures read inside measures went on without end"
+            ) from None
+    return sum(_amount(table, st, one, who, card) for one in measured)
+
+
 def _no_options(st, site: int):
     raise RulesetFault("K402", f"the decision {st.game.sites[site].prompt!r} has no options")
 
@@ -149,6 +162,7 @@ RUNTIME = {
     "_row_put": _row_put,
     "_row_take": _row_take,
     "_holds": _holds,
+    "_amount": _amount,
     "_no_options": _no_options,
     "_not_a_player": _not_a_player,
     "_end": _end,

@@ -20,6 +20,8 @@ from dsl.semantics.types import (
     BOOL,
     CONDITION,
     EFFECT,
+    INT,
+    MEASURE,
     PLAYER,
     ListOf,
     Type,
@@ -114,7 +116,7 @@ class Calls:
                     hint=f"perform it: `perform {c.name}(...) by p`",
                 )
                 return ANY
-            if kind in ("fn", "condition") or c.name in BUILTINS:
+            if kind in ("fn", "condition", "measure") or c.name in BUILTINS:
                 self.error(
                     "K222",
                     f"{c.name!r} computes a value; it cannot stand alone as a statement",
@@ -142,9 +144,9 @@ class Calls:
                 hint="write it as a statement on its own line",
             )
             return ANY
-        if kind == "condition" and c.base:  # the replaced condition's value: a bool
+        if kind in ("condition", "measure") and c.base:  # the replaced one's value
             self.check_args(c, decl, args, scope)
-            return BOOL
+            return BOOL if kind == "condition" else INT
         if kind == "effect" and decl.at is not None and self.cell_field != decl.at:
             self.error(
                 "K233",
@@ -153,9 +155,9 @@ class Calls:
                 c.span,
                 hint=f"put it in the {decl.at!r} field of a row; `trigger {decl.at}` performs it",
             )
-        if kind == "effect" or kind == "condition":
+        if kind in ("effect", "condition", "measure"):
             self.check_args(c, decl, args, scope)
-            return EFFECT if kind == "effect" else CONDITION
+            return {"effect": EFFECT, "condition": CONDITION}.get(kind, MEASURE)
         if kind in ("proc", "phase", "step"):
             self.error(
                 "K222",
@@ -173,7 +175,7 @@ class Calls:
                 hint=did_you_mean(
                     c.name,
                     list(BUILTINS)
-                    + [n for n, k in self.sym.kind.items() if k in ("fn", "effect", "condition")],
+                    + [n for n, k in self.sym.kind.items() if k == "fn" or k in ast.TAGGED_KINDS],
                 ),
             )
             return ANY
@@ -195,16 +197,19 @@ class Calls:
                 return ANY
             return ListOf(self.named(arg.name))
         types = [self.expr(a, scope) for a in args]
-        if c.name == "holds":
+        if c.name in ("holds", "amount"):
+            read = CONDITION if c.name == "holds" else MEASURE
+            verb = "tests" if c.name == "holds" else "reads"
             tested = types[0]
-            if not (fits(tested, CONDITION) or fits(tested, ListOf(CONDITION))):
+            if not (fits(tested, read) or fits(tested, ListOf(read))):
                 self.error(
                     "K204",
-                    f"what holds() tests should be condition or list of condition, not "
-                    f"{show(tested)}",
+                    f"what {c.name}() {verb} should be {show(read)} or list of {show(read)}, "
+                    f"not {show(tested)}",
                     args[0].span,
                 )
-            self.expect(types[1], PLAYER, args[1].span, "who holds() tests")
+            about = "who holds() tests" if c.name == "holds" else "whose amount() it reads"
+            self.expect(types[1], PLAYER, args[1].span, about)
         result = spec.result
         assert result is not None, f"{c.name}() is typed above"
         return result(types) if callable(result) else result

@@ -12,7 +12,7 @@ from dsl.semantics.symbols import Symbols, face
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, on
 
-BASIC_TYPES = {"int", "bool", "text", "player", "effect", "condition"}
+BASIC_TYPES = {"int", "bool", "text", "player", *ast.TAGGED_KINDS}
 
 
 class _NotConstant(Exception):
@@ -82,7 +82,7 @@ class _Constant(Visitor):
         kind = self.sym.kind.get(e.name)
         if kind is None and not e.base and e.name not in BUILTINS:
             return None  # the type checker names the unknown effect (K201)
-        if e.base or kind not in ("effect", "condition"):
+        if e.base or kind not in ast.TAGGED_KINDS:
             raise _NotConstant(e.span)
         return [e.name] + [self.visit(a) for a in e.args if not isinstance(a, ast.KwArg)]
 

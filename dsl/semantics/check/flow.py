@@ -17,7 +17,7 @@ from dsl.semantics.symbols import Symbols
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, elsewhere, on
 
-CALLABLE = ("fn", "proc", "phase", "step", "effect", "condition")
+CALLABLE = ("fn", "proc", "phase", "step", *ast.TAGGED_KINDS)
 
 
 def _calls(decl, depth: int) -> list[tuple[str, Any]]:

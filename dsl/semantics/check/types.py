@@ -249,14 +249,15 @@ class TypeChecker(Calls, Visitor):
         for p in d.params:
             self.local(p.name, p.span)
         scope: dict[str, Type] = {p.name: self.type_of(p.type) for p in d.params}
-        if d.kind == "condition":
+        if d.kind in ("condition", "measure"):
             scope = self.context(d) | scope
             self.given(d)
         result = self.expr(d.body, scope)
         if d.result is not None:
             self.expect(result, self.type_of(d.result), d.body.span, f"the value of {d.name!r}")
-        if d.kind == "condition":
-            self.expect(result, BOOL, d.body.span, f"the condition {d.name!r}")
+        if d.kind in ("condition", "measure"):
+            wanted = BOOL if d.kind == "condition" else INT
+            self.expect(result, wanted, d.body.span, f"the {d.kind} {d.name!r}")
         for node in ast.walk(d.body):
             if isinstance(node, (ast.RollDice, ast.RollTable)) or (
                 isinstance(node, ast.CallExpr) and node.name == "dice"
