@@ -447,7 +447,8 @@ class Perform(Statement):
 @attrs.frozen
 class Trigger(Statement):
     """`trigger moment for items by player`: each item (a row) in order performs the
-    effects its field named for the moment holds, by `player`, with the item as `this`."""
+    effects its field named for the moment holds, by `player`, with the item as `this`.
+    Without `by`, `player` is `none`: what happens at the moment happens to nobody."""
 
     suspends = True
     children = ("items", "player", "args")

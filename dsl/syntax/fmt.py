@@ -640,7 +640,8 @@ class _Statements(Visitor):
     @on(ast.Trigger)
     def s_Trigger(self, s: ast.Trigger, depth: int, comments) -> str:
         given = f"({', '.join(expr(a) for a in s.args)})" if s.args else ""
-        return f"trigger {s.moment}{given} for {expr(s.items)} by {expr(s.player)}{cite(s.cite)}"
+        by = "" if isinstance(s.player, ast.NoneLit) else f" by {expr(s.player)}"
+        return f"trigger {s.moment}{given} for {expr(s.items)}{by}{cite(s.cite)}"
 
     @on(ast.Perform)
     def s_Perform(self, s: ast.Perform, depth: int, comments) -> str:

@@ -505,10 +505,12 @@ class _Builder(Transformer):
     def trigger_stmt(self, meta, ch):
         args = _pick(ch, _Args, _Args())
         rest = [c for c in ch[1:] if not isinstance(c, _Args)]
+        # without `by`, the effects are nobody's: `self` is none in them
+        by = rest[1] if rest[1] is not None else ast.NoneLit(span=self._span(meta))
         return ast.Trigger(
             str(ch[0]),
             rest[0],
-            rest[1],
+            by,
             _pick(rest[2:], _Cite),
             span=self._span(meta),
             args=tuple(args),
