@@ -148,8 +148,10 @@ def test_the_rulebook_shows_cells_of_effects_as_their_texts():
     program, _, _ = load_program(RULES.replace("{body}", "").replace("{more}", ""), "effects.knap")
     assert program is not None
     page = render_rulebook(program)
-    assert "| `spear` | Spear | `1` | gain 2 food; draw 1 card(s); note the card |" in page
-    assert "| `knife` | Knife | `2` | gain 1 hide or draw 2 card(s) |" in page
+    # what a row does is its Text column, after the field's name
+    assert "| Row | Title | Text | cost |" in page
+    assert "| `spear` | Spear | does: gain 2 food; draw 1 card(s); note the card | `1` |" in page
+    assert "| `knife` | Knife | does: gain 1 hide or draw 2 card(s) | `2` |" in page
     effects = page[page.index("## Effects") : page.index("## Components")]
     assert "### gain" in effects and "Text: gain {n} {x}" in effects
     assert "Rules nothing calls" not in page
@@ -400,14 +402,14 @@ def test_a_moment_makes_each_item_in_order_perform_what_it_holds_for_it():
     assert state.get("seen") == ["horn", "sling"]
 
 
-def test_a_moment_heads_its_column_in_the_rulebook():
+def test_a_row_s_text_says_its_moment_in_the_rulebook():
     from dsl.pipeline import load_program
     from dsl.tools.rulebook import render_rulebook
 
     program, _, _ = load_program(MOMENTS, "moments.knap")
     page = render_rulebook(program)
-    assert "| Row | Title | power | when committed to a hunt |" in page
-    assert "| `sling` | Sling | `1` | +1 strength; note the card |" in page
+    assert "| Row | Title | Text | power |" in page
+    assert "| `sling` | Sling | when committed to a hunt: +1 strength; note the card | `1` |" in page
 
 
 def test_a_card_added_in_one_row_is_diffed_in_its_words():
@@ -529,3 +531,17 @@ def test_a_moment_s_effects_and_arguments_are_checked(body, code, words):
     with pytest.raises(CheckProblem) as err:
         compile_text(CONTEXT.replace("{body}", body), "c.knap")
     assert code in str(err.value) and words in str(err.value)
+
+
+def test_a_trigger_without_a_performer_happens_to_nobody():
+    g = compile_text(
+        'ruleset "thaw"\nplayers 2\nvar melted: int = 0\nvar whose: list of player = []\n'
+        'moment on_thaw "when the ice thaws"\n'
+        'effect melt(n: int) "{n} slots melt" { melted += n\n add self to whose }\n'
+        "record icon_t { on_thaw: list of effect = [] }\n"
+        "table icons: icon_t { sun ([melt(2)])  moon () }\n"
+        "round max 1 {\n  trigger on_thaw for rows(icons)\n  end game winners []\n}\n",
+        "thaw.knap",
+    )
+    state = new_game(g, players=2)
+    assert state.get("melted") == 2 and state.get("whose") == [None]

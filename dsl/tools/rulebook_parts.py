@@ -163,15 +163,17 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
     sides = _faces(t)
     extra = max((len(_positional(r)) for r in t.rows), default=0) - len(fields)
     fields += [f"value {i + 1}" for i in range(len(fields), len(fields) + max(0, extra))]
+    # what a row does, needs or counts is one column of words, as a card prints its text
+    said = _said_fields(record) if isinstance(record, ast.Record) else {}
+    written = [f for f in fields if f not in said]
     titled = any(r.title is not None for r in t.rows)
     copies = any(r.copies is not None for r in t.rows)
     cited = any(r.cite for r in t.rows)
     remarks = {r.name: trailing_comment(r, program) for r in t.rows}
     remarked = any(remarks.values())
     header = (["Roll"] if t.dice else []) + ["Row"] + (["Title"] if titled else [])
-    # a field named for a moment is headed by the moment's words ("when committed ...")
-    moments = {m.name: plain(m.template) for m in program.get(ast.Moment) if m.template}
-    header += [moments.get(f, f) for f in fields]
+    header += ["Text"] if said else []
+    header += written
     header += (["Copies"] if copies else []) + (["Section"] if cited else [])
     header += ["Reconstructed"] if marked else []
     header += ["Remark"] if remarked else []
@@ -187,8 +189,11 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
         cells.append(code(r.name))
         if titled:
             cells.append(plain(r.title or ""))
-        values = {name: cell(value, program) for name, value in ast.row_cells(r, fields)}
-        cells += [values.get(f, "") for f in fields]
+        given = dict(ast.row_cells(r, fields))
+        if said:
+            cells.append(_row_text(given, said, program))
+        values = {name: cell(value, program) for name, value in given.items()}
+        cells += [values.get(f, "") for f in written]
         if copies:
             cells.append(str(r.copies) if r.copies is not None else "1")
         if cited:
@@ -204,6 +209,31 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
         page.add(
             f"No row covers the roll{'s' if len(missing) > 1 else ''} {', '.join(missing)}.", ""
         )
+
+
+def _said_fields(record: ast.Record) -> dict[str, ast.Field]:
+    """The fields of a record that hold effects, conditions or measures, by name."""
+    kinds = ast.TAGGED_KINDS
+    return {
+        f.name: f
+        for f in record.fields
+        if (isinstance(f.type, ast.TypeName) and f.type.name in kinds)
+        or (isinstance(f.type, ast.TypeList) and getattr(f.type.elem, "name", None) in kinds)
+    }
+
+
+def _row_text(given: dict, said: dict[str, ast.Field], program: Program) -> str:
+    """A row's text: each of its effect, condition and measure fields in words, after the
+    field's name or, for a field named for a moment, the moment's words ("when committed
+    to a hunt: +1 strength; draw 1 card(s)"). A field the row leaves out says its default."""
+    moments = {m.name: m.template for m in program.get(ast.Moment) if m.template}
+    parts = []
+    for name, field in said.items():
+        value = given.get(name, field.default)
+        words = effect_text(value, program) if value is not None else None
+        if words:
+            parts.append(f"{moments.get(name, name)}: {words}")
+    return plain(" · ".join(parts))
 
 
 def _reconstructed(marked: int, rows: int) -> str:
