@@ -545,3 +545,22 @@ def test_a_trigger_without_a_performer_happens_to_nobody():
     )
     state = new_game(g, players=2)
     assert state.get("melted") == 2 and state.get("whose") == [None]
+
+
+def test_a_trigger_ordered_by_a_player_asks_which_goes_next():
+    text = MOMENTS.replace(
+        "trigger on_commit for committed[player(2)] by player(2)",
+        "trigger on_commit for committed[player(2)] by player(2) ordered by player(2)",
+    )
+    assert text != MOMENTS
+    state = new_game(compile_text(text, "ordered.knap"), players=2)
+    decision = state.decision()
+    assert decision.player == 1 and decision.prompt == "which goes next (when committed to a hunt)"
+    assert decision.options == ("horn", "stone", "sling")
+    state.apply("sling")
+    assert state.decision().options == ("horn", "stone")
+    state.apply("stone")
+    # the one card left goes without asking
+    assert state.is_over()
+    assert state.get("seen") == ["sling", "horn"]
+    assert state.get("strength", 1) == 3

@@ -279,9 +279,45 @@ class Lowerer(Visitor):
         perform = ast.Perform(
             effects, s.player, item, s.cite, span=s.span, moment=s.moment, context=s.args
         )
-        self.visit(
-            ast.For(name, s.items, ast.Block((perform,), span=s.span), span=s.span), b, scope
+        if s.order is None:
+            self.visit(
+                ast.For(name, s.items, ast.Block((perform,), span=s.span), span=s.span), b, scope
+            )
+            return
+        # `ordered by q`: as many times as there are items, q picks one of those left
+        rest = f"$rest{len(scope.names)}"
+        left = scope.temp("left")
+        b.step(
+            f"L[{scope.slot(rest)}] = list({self.ex.x(s.items, scope)})\n"
+            f"L[{left}] = len(L[{scope.slot(rest)}])",
+            s.items.span,
         )
+        moment = self.program.decls.get(s.moment)
+        words = getattr(moment, "template", None) or s.moment
+        pick = ast.Choose(
+            name,
+            s.order,
+            ast.NameRef(rest, span=s.span),
+            f"which goes next ({words})",
+            s.cite,
+            span=s.span,
+        )
+        test = LoopTest(
+            before=(),
+            done=f"L[{left}] <= 0",
+            after=(f"L[{left}] -= 1",),
+            exit=b.label(),
+            again=NEXT,
+            span=s.span,
+        )
+
+        def body() -> None:
+            self.visit(pick, b, scope)
+            here, picked = scope.slot(rest), scope.slot(name)
+            b.step(f"del L[{here}][L[{here}].index(L[{picked}])]", s.span)
+            self.visit(perform, b, scope)
+
+        self._loop(b, test, body, s.span)
 
     @on(ast.Break)
     def s_Break(self, s: ast.Break, b, scope):

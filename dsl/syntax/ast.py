@@ -448,10 +448,11 @@ class Perform(Statement):
 class Trigger(Statement):
     """`trigger moment for items by player`: each item (a row) in order performs the
     effects its field named for the moment holds, by `player`, with the item as `this`.
-    Without `by`, `player` is `none`: what happens at the moment happens to nobody."""
+    Without `by`, `player` is `none`: what happens at the moment happens to nobody.
+    `ordered by q`: q picks, item by item, which goes next."""
 
     suspends = True
-    children = ("items", "player", "args")
+    children = ("items", "player", "args", "order")
 
     moment: str
     items: Expr
@@ -459,6 +460,7 @@ class Trigger(Statement):
     cite: str | None
     span: Span = _span()
     args: tuple[Expr, ...] = ()  # the moment's parameters' values
+    order: Expr | None = None  # who picks the order (`ordered by q`); none: as listed
 
 
 @attrs.frozen

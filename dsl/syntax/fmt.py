@@ -641,6 +641,7 @@ class _Statements(Visitor):
     def s_Trigger(self, s: ast.Trigger, depth: int, comments) -> str:
         given = f"({', '.join(expr(a) for a in s.args)})" if s.args else ""
         by = "" if isinstance(s.player, ast.NoneLit) else f" by {expr(s.player)}"
+        by += f" ordered by {expr(s.order)}" if s.order is not None else ""
         return f"trigger {s.moment}{given} for {expr(s.items)}{by}{cite(s.cite)}"
 
     @on(ast.Perform)

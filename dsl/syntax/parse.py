@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import re
 
+import attrs
 import lark
 from lark import Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -54,6 +55,13 @@ class _Args(tuple):
 
 class _Params(tuple):
     """A moment's `(params)`."""
+
+
+@attrs.frozen
+class _Order:
+    """A trigger's `ordered by q`."""
+
+    who: object
 
 
 class _Copies(int):
@@ -504,7 +512,8 @@ class _Builder(Transformer):
 
     def trigger_stmt(self, meta, ch):
         args = _pick(ch, _Args, _Args())
-        rest = [c for c in ch[1:] if not isinstance(c, _Args)]
+        order = _pick(ch, _Order)
+        rest = [c for c in ch[1:] if not isinstance(c, (_Args, _Order))]
         # without `by`, the effects are nobody's: `self` is none in them
         by = rest[1] if rest[1] is not None else ast.NoneLit(span=self._span(meta))
         return ast.Trigger(
@@ -514,10 +523,14 @@ class _Builder(Transformer):
             _pick(rest[2:], _Cite),
             span=self._span(meta),
             args=tuple(args),
+            order=order.who if order is not None else None,
         )
 
     def trigger_args(self, meta, ch):
         return _Args(ch[0] or ())
+
+    def trigger_order(self, meta, ch):
+        return _Order(ch[0])
 
     def moment_params(self, meta, ch):
         return _Params(ch[0] or ())

@@ -439,6 +439,8 @@ class TypeChecker(Calls, Visitor):
                 f"what the items do at {s.moment!r}",
             )
         self.expect(self.expr(s.player, scope), PLAYER, s.player.span, "who performs")
+        if s.order is not None:
+            self.expect(self.expr(s.order, scope), PLAYER, s.order.span, "who orders them")
 
     @on(ast.Perform)
     def s_Perform(self, s: ast.Perform, scope: dict):
