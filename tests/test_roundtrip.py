@@ -128,8 +128,15 @@ STATEMENT_STRATEGIES = {
     ast.Log: lambda inner: st.builds(ast.Log, TEXT, st.lists(exprs, max_size=2).map(tuple)),
     ast.Perform: lambda inner: st.builds(ast.Perform, exprs, exprs, st.none() | exprs, CITES),
     ast.Trigger: lambda inner: st.builds(
-        ast.Trigger, NAMES, exprs, exprs, CITES, args=st.lists(exprs, max_size=2).map(tuple)
+        ast.Trigger,
+        NAMES,
+        exprs,
+        exprs,
+        CITES,
+        args=st.lists(exprs, max_size=2).map(tuple),
+        order=st.none() | exprs,
     ),
+    ast.Spend: lambda inner: st.builds(ast.Spend, exprs, targets, st.none() | targets, CITES),
     ast.Break: lambda inner: st.just(ast.Break()),
     ast.Pass: lambda inner: st.just(ast.Pass()),
 }

@@ -166,6 +166,15 @@ class Exprs(Visitor):
             parts.append(term if stride == 1 else f"{term} * {stride}")
         return " + ".join(parts)
 
+    def pool_cells(self, t: ast.Target, scope: Scope) -> str:
+        """A pool named by all its keys but its kind (`has[p]`), for `spend` and `affordable`:
+        its cells, where that row of counts starts, and the kinds' positions in it."""
+        decl = self.sym.decls[t.name]
+        keys = self.sym.keys_of(decl)
+        start = self.flat(decl, t.indices, scope) if t.indices else "0"
+        kinds = self.const(self.sym.domain_index(keys[-1]), "m")
+        return f"st.g[{self.sym.slot_of(t.name)}], {start}, {kinds}"
+
     # A `row N` zone keeps its N slots: taking a card leaves a gap (none), adding fills the
     # first gap, and `z[i]` (after any keys) names slot i. Other zones are plain lists.
     def row_slot(self, t: ast.Target):
@@ -287,6 +296,13 @@ class Exprs(Visitor):
             return f"{name}(st" + "".join(", " + source for source in sources) + ")"
         if self.sym.kind.get(e.name) in ast.TAGGED_KINDS:  # a value: tag, arguments
             return "[" + ", ".join([repr(e.name)] + [self.owned(a, scope) for a in args]) + "]"
+        if e.name == "affordable":
+            pool = args[1]
+            if isinstance(pool, ast.NameRef):
+                pool = ast.IndexGet(pool, (), span=pool.span)
+            assert isinstance(pool, ast.IndexGet) and isinstance(pool.obj, ast.NameRef)
+            cells = self.pool_cells(ast.Target(pool.obj.name, pool.indices, span=pool.span), scope)
+            return f"_affordable({cells}, {self.x(args[0], scope)})"
         if e.name in ("nodes", "rows", "values"):
             arg = args[0]
             assert isinstance(arg, ast.NameRef), "the checker allows only a name here"

@@ -359,6 +359,13 @@ class Lowerer(Visitor):
     def s_AddTo(self, s: ast.AddTo, b, scope):
         b.step(self.ex.put_into(s.target, self.ex.owned(s.value, scope), scope), s.span)
 
+    @on(ast.Spend)
+    def s_Spend(self, s: ast.Spend, b, scope):
+        sink = self.ex.pool_cells(s.sink, scope) if s.sink is not None else "None, 0, None"
+        where = self.ex.const(s.source.name)
+        bag = self.ex.x(s.bag, scope)
+        b.step(f"_spend({self.ex.pool_cells(s.source, scope)}, {sink}, {bag}, {where})", s.span)
+
     @on(ast.RemoveFrom)
     def s_RemoveFrom(self, s: ast.RemoveFrom, b, scope):
         b.step(self.ex.take_from(s.target, self.ex.x(s.value, scope), scope), s.span)
@@ -479,7 +486,17 @@ class _Native(Visitor):
     def n_Pass(self, s, scope):
         return [("pass", s.span)]
 
-    @on(ast.Let, ast.Assign, ast.AddTo, ast.RemoveFrom, ast.Move, ast.Shuffle, ast.Draw, ast.Log)
+    @on(
+        ast.Let,
+        ast.Assign,
+        ast.AddTo,
+        ast.RemoveFrom,
+        ast.Spend,
+        ast.Move,
+        ast.Shuffle,
+        ast.Draw,
+        ast.Log,
+    )
     def n_straight(self, s, scope):
         """A statement that lowers to straight-line steps: their lines."""
         sub = _Builder()

@@ -162,6 +162,14 @@ BUILTINS: dict[str, Builtin] = {
             doc="amount(m, p) or amount(m, p, x): the measure m of player p (and the card x); "
             "of a list of measures, their sum",
         ),
+        Builtin(
+            "affordable",
+            (2, 2),
+            BOOL,
+            "",
+            doc="affordable(cost, pool[keys]): the pool holds every kind the cost (a list of "
+            "the pool's kinds, repeated for more) names, as often as it names it",
+        ),
         Builtin("nodes", (1, 1), None, "", fresh=True, doc="the nodes of a map, in declared order"),
         Builtin("rows", (1, 1), None, "", fresh=True, doc="the rows of a table, copies repeated"),
         Builtin(

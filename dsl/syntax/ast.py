@@ -372,6 +372,22 @@ class RemoveFrom(Statement):
 
 
 @attrs.frozen
+class Spend(Statement):
+    """`spend bag from pool[keys] to other[keys]`: one of each kind in the bag (a list of
+    the pool's enum, repeated for more) leaves the pool, and goes to `sink` if given. The
+    game stops (K419) if the pool is short."""
+
+    suspends = False
+    children = ("bag", "source", "sink")
+
+    bag: Expr
+    source: Target
+    sink: Target | None
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
 class Move(Statement):
     suspends = False
     children = ("value", "source", "dest")
@@ -488,6 +504,7 @@ Stmt = Union[
     CallStmt,
     AddTo,
     RemoveFrom,
+    Spend,
     Move,
     Shuffle,
     Draw,

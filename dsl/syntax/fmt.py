@@ -613,6 +613,11 @@ class _Statements(Visitor):
     def s_AddTo(self, s: ast.AddTo, depth: int, comments) -> str:
         return f"add {expr(s.value)} to {target(s.target)}"
 
+    @on(ast.Spend)
+    def s_Spend(self, s: ast.Spend, depth: int, comments) -> str:
+        to = f" to {target(s.sink)}" if s.sink is not None else ""
+        return f"spend {expr(s.bag)} from {target(s.source)}{to}{cite(s.cite)}"
+
     @on(ast.RemoveFrom)
     def s_RemoveFrom(self, s: ast.RemoveFrom, depth: int, comments) -> str:
         return f"remove {expr(s.value)} from {target(s.target)}"

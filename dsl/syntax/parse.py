@@ -510,6 +510,9 @@ class _Builder(Transformer):
     def log_stmt(self, meta, ch):
         return ast.Log(_unquote(ch[0]), tuple(ch[1:]), span=self._span(meta))
 
+    def spend_stmt(self, meta, ch):
+        return ast.Spend(ch[0], ch[1], ch[2], _pick(ch[3:], _Cite), span=self._span(meta))
+
     def trigger_stmt(self, meta, ch):
         args = _pick(ch, _Args, _Args())
         order = _pick(ch, _Order)

@@ -20,6 +20,7 @@ from dsl.semantics.resolve import Program
 from dsl.syntax import ast
 from dsl.syntax.parse import parse
 from dsl.syntax.visitor import Visitor, on
+from dsl.tools.lint_costs import cost_findings
 from dsl.tools.sources import SourceText, normalise, split_cite
 
 ROOTS = (ast.Setup, ast.Round, ast.Score, ast.Invariant)
@@ -82,6 +83,7 @@ def lint(
     out += _unused(program)
     out += _notes(program)
     out += _reconstructed(program)
+    out += cost_findings(program)
     unique = {(d.code, d.span, d.message): d for d in out}
     return LintResult(
         sorted(unique.values(), key=_order),

@@ -88,6 +88,24 @@ def _amount(table: dict, st, measured, who: int, card=None) -> int:
     return sum(_amount(table, st, one, who, card) for one in measured)
 
 
+def _affordable(cells: list, start: int, kinds: dict, cost) -> bool:
+    """`affordable(cost, pool[keys])`: the row of counts at `start` holds the cost, a list of
+    kinds repeated for more."""
+    return all(cells[start + kinds[k]] >= cost.count(k) for k in set(cost))
+
+
+def _spend(cells, start, kinds, into, into_start, into_kinds, cost, where: str) -> None:
+    """`spend cost from pool[keys] to other[keys]`: one of each kind named leaves the pool
+    (and joins the other). The whole cost or nothing: a short pool stops the game."""
+    if not _affordable(cells, start, kinds, cost):
+        short = [k for k in set(cost) if cells[start + kinds[k]] < cost.count(k)]
+        raise RulesetFault("K419", f"{where} holds too few {sorted(short)} to spend {cost!r}")
+    for k in cost:
+        cells[start + kinds[k]] -= 1
+        if into is not None:
+            into[into_start + into_kinds[k]] += 1
+
+
 def _no_options(st, site: int):
     raise RulesetFault("K402", f"the decision {st.game.sites[site].prompt!r} has no options")
 
@@ -163,6 +181,8 @@ RUNTIME = {
     "_row_take": _row_take,
     "_holds": _holds,
     "_amount": _amount,
+    "_affordable": _affordable,
+    "_spend": _spend,
     "_no_options": _no_options,
     "_not_a_player": _not_a_player,
     "_end": _end,

@@ -34,6 +34,8 @@ EXPLAIN = {
     "K816": "a parameter never used",
     "K817": "a record or map never used",
     "K820": "the setup already breaks a declared invariant",
+    "K821": "a cost in a kind its pool never holds",
+    "K822": "a cost beyond what its pool can ever hold",
     "K830": "a declared deviation from the book",
     "K831": "a declared interpretation of the book",
     "K832": "table rows or a map marked `reconstructed`: authored, not printed in the book",

@@ -24,6 +24,7 @@ from dsl.semantics.types import (
     MEASURE,
     PLAYER,
     ListOf,
+    Named,
     Type,
     fits,
     show,
@@ -45,6 +46,7 @@ class Calls:
     expect: Callable[..., None]
     expr: Callable[..., Type]
     type_of: Callable[..., Type]
+    pool_row: Callable[..., str | None]
     named: Callable[[str], Type]
     local: Callable[..., None]
 
@@ -196,6 +198,18 @@ class Calls:
                 self.error("K204", f"{c.name}() takes the name of a {wanted}", arg.span)
                 return ANY
             return ListOf(self.named(arg.name))
+        if c.name == "affordable":
+            pool = args[1]
+            if isinstance(pool, ast.NameRef):
+                pool = ast.IndexGet(pool, (), span=pool.span)
+            if not (isinstance(pool, ast.IndexGet) and isinstance(pool.obj, ast.NameRef)):
+                self.error("K204", "affordable() takes a pool, such as has[p]", args[1].span)
+                return BOOL
+            target = ast.Target(pool.obj.name, pool.indices, span=pool.span)
+            kind = self.pool_row(target, scope, "affordable() reads")
+            want = ListOf(Named("enum", kind)) if kind is not None else ANY
+            self.expect(self.expr(args[0], scope), want, args[0].span, "a cost")
+            return BOOL
         types = [self.expr(a, scope) for a in args]
         if c.name in ("holds", "amount"):
             read = CONDITION if c.name == "holds" else MEASURE

@@ -132,6 +132,7 @@ class _Loops(Visitor):
         ast.CallStmt,
         ast.AddTo,
         ast.RemoveFrom,
+        ast.Spend,
         ast.Move,
         ast.Shuffle,
         ast.Draw,

@@ -382,6 +382,48 @@ class TypeChecker(Calls, Visitor):
             f"an item of {s.target.name!r}",
         )
 
+    @on(ast.Spend)
+    def s_Spend(self, s: ast.Spend, scope: dict):
+        kind = self.pool_row(s.source, scope, "`spend` takes from")
+        if s.sink is not None:
+            into = self.pool_row(s.sink, scope, "`spend ... to` gives to")
+            if kind is not None and into is not None and into != kind:
+                self.error(
+                    "K204",
+                    f"{s.sink.name!r} counts {into}, but what is spent is {kind}",
+                    s.sink.span,
+                )
+        if kind is not None:
+            self.expect(self.expr(s.bag, scope), ListOf(Named("enum", kind)), s.bag.span, "a cost")
+        else:
+            self.expr(s.bag, scope)
+
+    def pool_row(self, t: ast.Target, scope: dict, verb: str) -> str | None:
+        """A pool named by all its keys but the kind it counts (`has[p]`): that kind (an
+        enum's name), or None after reporting what is wrong."""
+        decl = self.sym.decls.get(t.name) if t.name not in scope else None
+        if not isinstance(decl, ast.Pool):
+            what = "a local" if t.name in scope else self.sym.kind.get(t.name)
+            if what is None:
+                self.unknown(t.name, t.span, scope)
+            else:
+                article = "an" if what[0] in "aeiou" else "a"
+                self.error("K204", f"{verb} a pool, and {t.name!r} is {article} {what}", t.span)
+            return None
+        if len(t.indices) != len(decl.keys):
+            self.error(
+                "K209",
+                f"{t.name!r} is a pool of {decl.enum}: give its keys but not the {decl.enum}, "
+                f"which the cost says ({t.name}[{', '.join(_key_text(k) for k in decl.keys)}])",
+                t.span,
+            )
+            return None
+        for key, index in zip(decl.keys, t.indices):
+            self.expect(
+                self.expr(index, scope), self.key_type(key), index.span, f"a key of {t.name!r}"
+            )
+        return decl.enum
+
     @on(ast.Move)
     def s_Move(self, s: ast.Move, scope: dict):
         t = self.elem(self.zone(s.source, scope), s.source.span)
@@ -769,3 +811,7 @@ def check_types(program, symbols: Symbols) -> tuple[Typing, list[Diagnostic]]:
     checker = TypeChecker(program, symbols)
     found = checker.run()
     return checker.typing, found
+
+
+def _key_text(key) -> str:
+    return key.name if isinstance(key, ast.KeyName) else f"{key.lo}..{key.hi}"
