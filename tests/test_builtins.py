@@ -17,6 +17,10 @@ table cards: card {{ a (1) x 2  b (5) }}
 map m {{ node n1 node n2 node n3 node n4  n1 -- n2  n2 -- n3 }}
 condition seat_at_least(n: int) = seat(self) >= n
 condition worth(n: int) = this.value >= n
+measure seat_times(n: int) = seat(self) * n
+measure value_of() = this.value
+enum good {{ wood, hide }}
+pool stock[player] of good = 1
 var result: {type} = {default}
 round max 1 {{
   result = {expr}
@@ -64,6 +68,11 @@ CASES = [
     ("bool", "true", "holds([seat_at_least(1), seat_at_least(3)], player(2))", False),
     ("bool", "false", "holds([], player(1))", True),
     ("bool", "false", "holds(worth(5), player(1), b)", True),
+    ("int", "0", "amount(seat_times(10), player(2))", 20),
+    ("int", "0", "amount([seat_times(1), value_of()], player(3), b)", 8),
+    ("int", "7", "amount([], player(1))", 0),
+    ("bool", "false", "affordable([wood, hide], stock[player(1)])", True),
+    ("bool", "true", "affordable([wood, wood], stock[player(1)])", False),
 ]
 
 

@@ -409,7 +409,9 @@ def test_a_row_s_text_says_its_moment_in_the_rulebook():
     program, _, _ = load_program(MOMENTS, "moments.knap")
     page = render_rulebook(program)
     assert "| Row | Title | Text | power |" in page
-    assert "| `sling` | Sling | when committed to a hunt: +1 strength; note the card | `1` |" in page
+    assert (
+        "| `sling` | Sling | when committed to a hunt: +1 strength; note the card | `1` |" in page
+    )
 
 
 def test_a_card_added_in_one_row_is_diffed_in_its_words():

@@ -137,6 +137,16 @@ STATEMENT_STRATEGIES = {
         order=st.none() | exprs,
     ),
     ast.Spend: lambda inner: st.builds(ast.Spend, exprs, targets, st.none() | targets, CITES),
+    ast.Match: lambda inner: st.builds(
+        ast.Match,
+        exprs,
+        st.lists(
+            st.builds(ast.MatchArm, NAMES, st.lists(NAMES, max_size=2).map(tuple), inner),
+            min_size=1,
+            max_size=2,
+        ).map(tuple),
+        st.none() | inner,
+    ),
     ast.Break: lambda inner: st.just(ast.Break()),
     ast.Pass: lambda inner: st.just(ast.Pass()),
 }
@@ -207,6 +217,12 @@ DECLARATION_STRATEGIES = {
             titles=st.lists(st.sampled_from(values), unique=True).flatmap(
                 lambda named: st.tuples(
                     *[st.tuples(st.just(v), TEXT) for v in values if v in named]
+                )
+            ),
+            # what values carry, in the values' order too
+            payloads=st.lists(st.sampled_from(values), unique=True).flatmap(
+                lambda carrying: st.tuples(
+                    *[st.tuples(st.just(v), params) for v in values if v in carrying]
                 )
             ),
         )
@@ -375,6 +391,7 @@ PART_STRATEGIES = {
     ast.MapNode: map_nodes,
     ast.MapEdge: map_edges,
     ast.ParamDecl: st.builds(ast.ParamDecl, NAMES, types),
+    ast.MatchArm: st.builds(ast.MatchArm, NAMES, st.lists(NAMES, max_size=2).map(tuple), blocks),
     ast.Scenario: scenarios,
     ast.File: ruleset_files | variant_files | scenario_files,
 }
@@ -435,6 +452,7 @@ _AROUND = {
     ast.MapNode: lambda n: ast.Map("m", (n,), None),
     ast.MapEdge: lambda n: ast.Map("m", (n,), None),
     ast.ParamDecl: lambda n: ast.Fn("f", (n,), None, ast.IntLit(0), None),
+    ast.MatchArm: lambda n: ast.Match(ast.IntLit(0), (n,), None),
     ast.Scenario: lambda n: ast.File("scenarios", "s", None, None, (), (n,)),
 }
 

@@ -180,6 +180,15 @@ class Compiler:
                 d.name: Phrase(d.kind, d.name, tuple(x.name for x in d.params), d.template, d.cite)
                 for d in self.program.decls.values()
                 if isinstance(d, (ast.Proc, ast.Fn)) and d.kind in ast.TAGGED_KINDS
+            }
+            | {
+                # an enum value that carries values reads as its words, filled in
+                name: Phrase(
+                    "enum value", name, tuple(x.name for x in ps), titles.get(name), e.cite
+                )
+                for e in self.program.get(ast.Enum)
+                for titles in [dict(e.titles)]
+                for name, ps in e.payloads
             },
         )
 

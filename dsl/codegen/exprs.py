@@ -294,7 +294,7 @@ class Exprs(Visitor):
             if e.base and self.rule_kind in ("condition", "measure"):
                 sources = ["v_self", "v_this"] + sources
             return f"{name}(st" + "".join(", " + source for source in sources) + ")"
-        if self.sym.kind.get(e.name) in ast.TAGGED_KINDS:  # a value: tag, arguments
+        if self.sym.kind.get(e.name) in (*ast.TAGGED_KINDS, "enum value"):  # tag, arguments
             return "[" + ", ".join([repr(e.name)] + [self.owned(a, scope) for a in args]) + "]"
         if e.name == "affordable":
             pool = args[1]

@@ -174,6 +174,24 @@ class Lowerer(Visitor):
             self.block(s.otherwise, b, scope)
         b.place(end)
 
+    @on(ast.Match)
+    def s_Match(self, s: ast.Match, b, scope):
+        subject = scope.temp("match")
+        b.step(f"L[{subject}] = {self.ex.x(s.subject, scope)}", s.subject.span)
+        end = b.label()
+        for arm in s.arms:
+            skip = b.label()
+            test = _arm_test(f"L[{subject}]", arm.name, arm.binds)
+            b.add(Branch(cond=test, orelse=skip, span=arm.span))
+            if arm.binds:
+                b.step(_arm_binds(f"L[{subject}]", arm.binds, scope), arm.span)
+            self.block(arm.body, b, scope)
+            b.add(Jump(target=end, span=arm.body.span))
+            b.place(skip)
+        if s.otherwise is not None:
+            self.block(s.otherwise, b, scope)
+        b.place(end)
+
     def _loop(self, b: _Builder, test: LoopTest, body: Callable[[], None], span: Span) -> None:
         """The test runs on entry, and again after the body (`body()` lowers it), where it
         joins the body's last straight run instead of jumping back to the first copy."""
@@ -444,6 +462,21 @@ class _Native(Visitor):
             lines += self.body(s.otherwise, scope)
         return lines
 
+    @on(ast.Match)
+    def n_Match(self, s: ast.Match, scope):
+        subject = f"L[{scope.temp('match')}]"
+        lines: list[Line] = [(f"{subject} = {self.ex.x(s.subject, scope)}", s.subject.span)]
+        for n, arm in enumerate(s.arms):
+            keyword = "if" if n == 0 else "elif"
+            lines.append((f"{keyword} {_arm_test(subject, arm.name, arm.binds)}:", arm.span))
+            binds = _arm_binds(subject, arm.binds, scope).split("\n") if arm.binds else []
+            lines += [("    " + line, arm.span) for line in binds]
+            lines += self.body(arm.body, scope)
+        if s.otherwise is not None:
+            lines.append(("else:", s.otherwise.span))
+            lines += self.body(s.otherwise, scope)
+        return lines
+
     @on(ast.For)
     def n_For(self, s: ast.For, scope):
         items = self.ex.x(s.iter, scope)
@@ -534,3 +567,15 @@ def _native_ok(s: ast.Statement, loops: int = 0) -> bool:
         return loops > 0
     inner = loops + 1 if isinstance(s, _LOOPS) else loops
     return all(_native_ok(x, inner) for block in ast.blocks_of(s) for x in block.stmts)
+
+
+def _arm_test(subject: str, name: str, binds: tuple[str, ...]) -> str:
+    """Python for "the value is this arm's": a plain enum value is its name; one that carries
+    values is `[name, *values]` (the checker made sure an arm binds what its value carries)."""
+    if binds:
+        return f"type({subject}) is list and {subject}[0] == {name!r}"
+    return f"({subject} == {name!r} or (type({subject}) is list and {subject}[0] == {name!r}))"
+
+
+def _arm_binds(subject: str, binds: tuple[str, ...], scope: Scope) -> str:
+    return "\n".join(f"L[{scope.slot(b)}] = {subject}[{i + 1}]" for i, b in enumerate(binds))

@@ -288,6 +288,34 @@ class If(Statement):
 
 
 @attrs.frozen
+class MatchArm(Node):
+    """One arm of a `match`: a value's name, the names bound to what it carries, a block."""
+
+    children = ("body",)
+    blocks = ("body",)
+
+    name: str
+    binds: tuple[str, ...]
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class Match(Statement):
+    """`match x { hunt { } buy(c) { } else { } }`: the arm of the value's name runs, with
+    what the value carries bound to the arm's names."""
+
+    suspends = False
+    children = ("subject", "arms", "otherwise")
+    blocks = ("otherwise",)  # and each arm's (`blocks_of` looks into the arms)
+
+    subject: Expr
+    arms: tuple[MatchArm, ...]
+    otherwise: Block | None
+    span: Span = _span()
+
+
+@attrs.frozen
 class For(Statement):
     suspends = False
     children = ("iter", "body")
@@ -497,6 +525,7 @@ Stmt = Union[
     Let,
     Assign,
     If,
+    Match,
     For,
     Repeat,
     While,
@@ -572,12 +601,17 @@ class Param(Node):
 
 @attrs.frozen
 class Enum(Node):
+    children = ("payloads",)
+
     name: str
     values: tuple[str, ...]
     cite: str | None
     span: Span = _span()
     # (value, title) for the values that carry the words or glyph a reader sees
     titles: tuple[tuple[str, str], ...] = ()
+    # (value, parameters) for the values that carry values (`buy(c: card)`): such a value
+    # is `[name, *arguments]` at run time, and the enum a sum type
+    payloads: tuple[tuple[str, tuple[ParamDecl, ...]], ...] = ()
 
 
 @attrs.frozen
@@ -1036,11 +1070,14 @@ def children_of(node: Node) -> Iterator[Node]:
 
 
 def blocks_of(node: Node) -> Iterator[Block]:
-    """The statement blocks directly inside `node` (a loop's body, each branch of an `if`)."""
-    for name in node.blocks:
+    """The statement blocks directly inside `node` (a loop's body, each branch of an `if`,
+    each arm of a `match`: the blocks of a part of it that is neither block nor statement)."""
+    for name in node.children:
         for inner in _nodes(getattr(node, name)):
-            if isinstance(inner, Block):
+            if name in node.blocks and isinstance(inner, Block):
                 yield inner
+            elif not isinstance(inner, (Block, Statement)) and inner.blocks:
+                yield from blocks_of(inner)
 
 
 def can_suspend(stmt: Statement) -> bool:

@@ -235,8 +235,13 @@ class _Declarations(Visitor):
 
     @on(ast.Enum)
     def d_Enum(self, d: ast.Enum, comments) -> str:
-        titles = dict(d.titles)
-        values = [f"{v} {string(titles[v])}" if v in titles else v for v in d.values]
+        titles, payloads = dict(d.titles), dict(d.payloads)
+        values = [
+            v
+            + (f"({params(payloads[v])})" if v in payloads else "")
+            + (f" {string(titles[v])}" if v in titles else "")
+            for v in d.values
+        ]
         return _braced(f"enum {d.name}{cite(d.cite)}", values)
 
     @on(ast.Record)
@@ -510,6 +515,11 @@ class _Parts(Visitor):
     def p_Block(self, b: ast.Block, depth: int, comments: _Comments | None = None) -> str:
         return block(b, depth, comments)
 
+    @on(ast.MatchArm)
+    def p_MatchArm(self, a: ast.MatchArm, depth: int, comments: _Comments | None = None) -> str:
+        bound = f"({', '.join(a.binds)})" if a.binds else ""
+        return f"{a.name}{bound} {block(a.body, depth, comments)}"
+
     @on(ast.ScenarioChoices)
     def p_ScenarioChoices(self, step: ast.ScenarioChoices) -> str:
         return "choices " + ", ".join(expr(c) for c in step.values)
@@ -612,6 +622,16 @@ class _Statements(Visitor):
     @on(ast.AddTo)
     def s_AddTo(self, s: ast.AddTo, depth: int, comments) -> str:
         return f"add {expr(s.value)} to {target(s.target)}"
+
+    @on(ast.Match)
+    def s_Match(self, s: ast.Match, depth: int, comments) -> str:
+        pad = INDENT * (depth + 1)
+        lines = [f"match {expr(s.subject)} {{"]
+        for arm in s.arms:
+            lines.append(pad + _PARTS.visit(arm, depth + 1, comments))
+        if s.otherwise is not None:
+            lines.append(f"{pad}else {block(s.otherwise, depth + 1, comments)}")
+        return "\n".join(lines) + "\n" + INDENT * depth + "}"
 
     @on(ast.Spend)
     def s_Spend(self, s: ast.Spend, depth: int, comments) -> str:

@@ -54,7 +54,20 @@ class _Args(tuple):
 
 
 class _Params(tuple):
-    """A moment's `(params)`."""
+    """A moment's or an enum value's `(params)`."""
+
+
+class _Binds(tuple):
+    """A match arm's `(names)`."""
+
+
+@attrs.frozen
+class _EnumValue:
+    """One value of an enum: its name, what it carries (None: nothing), its words."""
+
+    name: str
+    params: tuple | None
+    title: str | None
 
 
 @attrs.frozen
@@ -169,16 +182,23 @@ class _Builder(Transformer):
         return ast.Param(str(ch[0]), ch[1], ch[2], _pick(ch[3:], _Cite), span=self._span(meta))
 
     def enum_decl(self, meta, ch):
-        names: list[str] = []
-        titles: list[tuple[str, str]] = []
-        for c in ch[1:]:
-            if isinstance(c, Token) and c.type == "STRING":
-                titles.append((names[-1], _unquote(c)))
-            elif isinstance(c, Token):
-                names.append(str(c))
+        values = [c for c in ch[1:] if isinstance(c, _EnumValue)]
         return ast.Enum(
-            str(ch[0]), tuple(names), _pick(ch, _Cite), span=self._span(meta), titles=tuple(titles)
+            str(ch[0]),
+            tuple(v.name for v in values),
+            _pick(ch, _Cite),
+            span=self._span(meta),
+            titles=tuple((v.name, v.title) for v in values if v.title is not None),
+            payloads=tuple((v.name, v.params) for v in values if v.params is not None),
         )
+
+    def enum_value(self, meta, ch):
+        params = _pick(ch, _Params)
+        title = next((_unquote(c) for c in ch if isinstance(c, Token) and c.type == "STRING"), None)
+        return _EnumValue(str(ch[0]), tuple(params) if params is not None else None, title)
+
+    def enum_params(self, meta, ch):
+        return _Params(ch[0] or ())
 
     def record_kw(self, meta, ch):
         return str(ch[0])
@@ -452,6 +472,18 @@ class _Builder(Transformer):
             else:
                 otherwise = part
         return ast.If(tuple(branches), otherwise, span=self._span(meta))
+
+    def match_stmt(self, meta, ch):
+        arms = tuple(c for c in ch[1:] if isinstance(c, ast.MatchArm))
+        otherwise = next((c for c in ch[1:] if isinstance(c, ast.Block)), None)
+        return ast.Match(ch[0], arms, otherwise, span=self._span(meta))
+
+    def match_arm(self, meta, ch):
+        binds = ch[1] if isinstance(ch[1], _Binds) else _Binds()
+        return ast.MatchArm(str(ch[0]), tuple(binds), ch[-1], span=self._span(meta))
+
+    def match_binds(self, meta, ch):
+        return _Binds(str(c) for c in ch if c is not None)
 
     def elif_part(self, meta, ch):
         return (ch[0], ch[1])

@@ -118,8 +118,12 @@ def components(page: Page, program: Program) -> None:
         for e in enums:
             where = f" ({section(e.cite)})" if e.cite else ""
             text = about(e, program)
-            titles = dict(e.titles)
-            shown = [code(v) + (f" ({plain(titles[v])})" if v in titles else "") for v in e.values]
+            titles, carried = dict(e.titles), dict(e.payloads)
+            shown = [
+                code(v + (f"({params(carried[v])})" if v in carried else ""))
+                + (f" ({plain(titles[v])})" if v in titles else "")
+                for v in e.values
+            ]
             page.add(f"- {code(e.name)}{where}: " + ", ".join(shown))
             if text:
                 page.add(f"  — {text}")

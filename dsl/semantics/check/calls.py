@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from dsl.errors import Note, diag, did_you_mean
 from dsl.semantics.builtins import BUILTINS, EFFECT_CONTEXT
 from dsl.semantics.types import (
@@ -76,8 +78,9 @@ class Calls:
         self.template(d)
         return {"self": PLAYER, "this": ANY}
 
-    def template(self, d: ast.Proc | ast.Fn) -> None:
-        """Every `{name}` in an effect's or a condition's text is one of its parameters."""
+    def template(self, d: Any) -> None:
+        """Every `{name}` in the words of an effect, a condition, a measure or an enum value
+        that carries values is one of its parameters."""
         names = [p.name for p in d.params]
         for name in re.findall(r"{([^{}]*)}", d.template or ""):
             if name not in names:
@@ -118,7 +121,7 @@ class Calls:
                     hint=f"perform it: `perform {c.name}(...) by p`",
                 )
                 return ANY
-            if kind in ("fn", "condition", "measure") or c.name in BUILTINS:
+            if kind in ("fn", "condition", "measure", "enum value") or c.name in BUILTINS:
                 self.error(
                     "K222",
                     f"{c.name!r} computes a value; it cannot stand alone as a statement",
@@ -138,6 +141,18 @@ class Calls:
         if kind == "fn":
             self.check_args(c, decl, args, scope)
             return self.type_of(decl.result) if decl.result is not None else ANY
+        if kind == "enum value":
+            carried = dict(decl.payloads).get(c.name)
+            if carried is None:
+                self.error(
+                    "K203",
+                    f"{c.name!r} is a value of {decl.name!r} that carries nothing: write it "
+                    "without ( )",
+                    c.span,
+                )
+                return Named("enum", decl.name)
+            self.check_args(c, _Carrier(carried, decl.span), args, scope)
+            return Named("enum", decl.name)
         if kind == "effect" and c.base:
             self.error(
                 "K222",
@@ -197,6 +212,14 @@ class Calls:
             if not (isinstance(arg, ast.NameRef) and self.sym.kind.get(arg.name) == wanted):
                 self.error("K204", f"{c.name}() takes the name of a {wanted}", arg.span)
                 return ANY
+            if wanted == "enum" and self.sym.decls[arg.name].payloads:
+                self.error(
+                    "K204",
+                    f"values() lists an enum's values, and some values of {arg.name!r} "
+                    "carry values",
+                    arg.span,
+                )
+                return ANY
             return ListOf(self.named(arg.name))
         if c.name == "affordable":
             pool = args[1]
@@ -248,6 +271,14 @@ class Calls:
                 f"argument {p.name!r} of {c.name!r}",
             )
         return ANY
+
+
+@attrs.frozen
+class _Carrier:
+    """What `check_args` needs of an enum value that carries values: its parameters."""
+
+    params: tuple
+    span: object
 
 
 def plural(n: int, word: str) -> str:

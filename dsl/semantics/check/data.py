@@ -82,7 +82,7 @@ class _Constant(Visitor):
         kind = self.sym.kind.get(e.name)
         if kind is None and not e.base and e.name not in BUILTINS:
             return None  # the type checker names the unknown effect (K201)
-        if e.base or kind not in ast.TAGGED_KINDS:
+        if e.base or kind not in (*ast.TAGGED_KINDS, "enum value"):
             raise _NotConstant(e.span)
         return [e.name] + [self.visit(a) for a in e.args if not isinstance(a, ast.KwArg)]
 
@@ -176,6 +176,8 @@ def check_data(program, symbols: Symbols) -> list[Diagnostic]:
             if isinstance(key, ast.KeyRange):
                 if key.lo > key.hi:
                     out.append(diag("K225", f"the key range {key.lo}..{key.hi} is empty", key.span))
+            elif _carries(symbols, key.name):
+                out.append(_carrying_key(key.name, key.span))
             elif key.name != "player" and symbols.kind.get(key.name) not in (
                 "enum",
                 "map",
@@ -212,6 +214,8 @@ def check_data(program, symbols: Symbols) -> list[Diagnostic]:
                 )
         if isinstance(decl, ast.Zone) and decl.kind == "row" and not decl.size:
             out.append(diag("K226", "a row zone needs a size: `row 6 of ...`", decl.span))
+        if isinstance(decl, ast.Pool) and _carries(symbols, decl.enum):
+            out.append(_carrying_key(decl.enum, decl.span))
         if isinstance(decl, ast.Pool) and symbols.kind.get(decl.enum) != "enum":
             out.append(
                 diag(
@@ -371,3 +375,18 @@ def _header(program) -> Span:
 
 def _key_text(key) -> str:
     return key.name if isinstance(key, ast.KeyName) else f"{key.lo}..{key.hi}"
+
+
+def _carries(symbols, name: str) -> bool:
+    """An enum some of whose values carry values (a sum type)."""
+    decl = symbols.decls.get(name)
+    return isinstance(decl, ast.Enum) and bool(decl.payloads)
+
+
+def _carrying_key(name: str, span) -> Diagnostic:
+    return diag(
+        "K202",
+        f"{name!r} cannot be a key or a pool's kinds: some of its values carry values, so "
+        "they cannot be listed",
+        span,
+    )

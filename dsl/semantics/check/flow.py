@@ -96,7 +96,7 @@ class _Loops(Visitor):
     def __init__(self) -> None:
         self.out: list[Diagnostic] = []
 
-    @on(ast.Proc, ast.Setup, ast.Round, ast.Block, ast.If)
+    @on(ast.Proc, ast.Setup, ast.Round, ast.Block, ast.If, ast.Match, ast.MatchArm)
     def inside(self, node, depth: int) -> None:
         """Declarations and statements with blocks (or statements) inside, and no loop."""
         self.visit_children(node, depth)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
-from dsl.errors import Diagnostic, Note, diag, did_you_mean
+import attrs
+
+from dsl.errors import Diagnostic, Note, Span, diag, did_you_mean
 from dsl.semantics.builtins import BUILTINS, STATE_TYPES
 from dsl.semantics.check.calls import Calls, plural
 from dsl.semantics.check.data import known_type
@@ -33,6 +35,7 @@ from dsl.semantics.types import (
     show,
 )
 from dsl.syntax import ast
+from dsl.syntax.fmt import params as fmt_params
 from dsl.syntax.visitor import Visitor, elsewhere, on
 
 
@@ -57,7 +60,8 @@ class TypeChecker(Calls, Visitor):
         ast.MapNode,
         ast.MapEdge,
         ast.ParamDecl,
-        why="the call, table, map, fn or proc that holds it checks it",
+        ast.MatchArm,
+        why="the call, table, map, fn, proc or match that holds it checks it",
     )
 
     def __init__(self, program, symbols: Symbols):
@@ -159,9 +163,18 @@ class TypeChecker(Calls, Visitor):
                         f"field {f.name!r}, named for a moment,",
                     )
 
-    @on(ast.Title, ast.Source, ast.Players, ast.Bound, ast.Enum, ast.Map, ast.Note)
+    @on(ast.Title, ast.Source, ast.Players, ast.Bound, ast.Map, ast.Note)
     def d_untyped(self, d) -> None:
         """Nothing in these has a type (`Symbols` binds the names of enums and maps)."""
+
+    @on(ast.Enum)
+    def d_Enum(self, d: ast.Enum) -> None:
+        """What a value carries has types, and its words name only what it carries."""
+        titles = dict(d.titles)
+        for name, params in d.payloads:
+            for p in params:
+                self.type_of(p.type)
+            self.template(_Worded(name, params, titles.get(name), d.span))
 
     @on(ast.Param)
     def d_Param(self, d: ast.Param):
@@ -345,6 +358,60 @@ class TypeChecker(Calls, Visitor):
             self.block(body, scope)
         if s.otherwise is not None:
             self.block(s.otherwise, scope)
+
+    @on(ast.Match)
+    def s_Match(self, s: ast.Match, scope: dict):
+        t = self.expr(s.subject, scope)
+        enum = self.sym.decls.get(t.name) if isinstance(t, Named) and t.kind == "enum" else None
+        if enum is None and t != ANY:
+            self.error(
+                "K204", f"match tells apart the values of an enum, not {show(t)}", s.subject.span
+            )
+        values = enum.values if enum is not None else ()
+        carried = dict(enum.payloads) if enum is not None else {}
+        seen: dict[str, Span] = {}
+        for arm in s.arms:
+            name, binds, body, span = arm.name, arm.binds, arm.body, arm.span
+            params = carried.get(name, ())
+            if enum is not None and name not in values:
+                self.error(
+                    "K201",
+                    f"{name!r} is not a value of {enum.name!r}",
+                    span,
+                    hint=did_you_mean(name, list(values)),
+                )
+            elif name in seen:
+                self.out.append(
+                    diag(
+                        "K235",
+                        f"two arms for {name!r}: only the first would ever run",
+                        span,
+                        notes=(Note(seen[name], "the first"),),
+                    )
+                )
+            elif enum is not None and len(binds) != len(params):
+                self.error(
+                    "K203",
+                    f"{name!r} carries {plural(len(params), 'value')}; the arm names {len(binds)}",
+                    span,
+                    hint=f"{name}({', '.join(p.name for p in params)})" if params else name,
+                )
+            seen.setdefault(name, span)
+            for i, bound in enumerate(binds):
+                self.local(bound, span)
+                scope[bound] = self.type_of(params[i].type) if i < len(params) else ANY
+            self.block(body, scope)
+        if s.otherwise is not None:
+            self.block(s.otherwise, scope)
+        elif enum is not None:
+            missing = [v for v in values if v not in seen]
+            if missing:
+                self.error(
+                    "K234",
+                    f"match on {enum.name!r} has no arm for {', '.join(missing)}",
+                    s.span,
+                    hint="add an arm for each, or an `else` for the rest",
+                )
 
     @on(ast.For)
     def s_For(self, s: ast.For, scope: dict):
@@ -733,6 +800,13 @@ class TypeChecker(Calls, Visitor):
             return ANY
         decl = self.sym.decls[name]
         if kind == "enum value":
+            if name in dict(decl.payloads):
+                self.error(
+                    "K203",
+                    f"{name!r} carries values: write {name}(...)",
+                    span,
+                    hint=f"{decl.name} {name}({fmt_params(dict(decl.payloads)[name])})",
+                )
             return Named("enum", decl.name)
         if kind == "row" or kind == "node":
             return self.named(self.sym.owner[name])
@@ -815,3 +889,14 @@ def check_types(program, symbols: Symbols) -> tuple[Typing, list[Diagnostic]]:
 
 def _key_text(key) -> str:
     return key.name if isinstance(key, ast.KeyName) else f"{key.lo}..{key.hi}"
+
+
+@attrs.frozen
+class _Worded:
+    """An enum value that carries values, as `template` checks its words."""
+
+    name: str
+    params: tuple
+    template: str | None
+    span: Span
+    kind: str = "enum value"
