@@ -20,6 +20,13 @@ from dsl.syntax.visitor import Visitor, on
 from interpreter.core.runtime import RUNTIME
 
 
+def steady(expr) -> bool:
+    """Can nothing change the list `expr` gives while a loop walks it? True of a list built
+    for the occasion and of a row's field (rows are constants), so the loop need not walk a
+    snapshot of it."""
+    return _fresh(expr) or isinstance(expr, ast.FieldGet)
+
+
 def _fresh(expr) -> bool:
     """Does the expression always build a new value (so no copy is needed on assignment)?"""
     if isinstance(

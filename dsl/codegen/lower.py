@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import attrs
 
-from dsl.codegen.exprs import Exprs, Scope, _fresh
+from dsl.codegen.exprs import Exprs, Scope, _fresh, steady
 from dsl.codegen.ir import (
     NEXT,
     Branch,
@@ -211,7 +211,9 @@ class Lowerer(Visitor):
     @on(ast.For)
     def s_For(self, s: ast.For, b, scope):
         it, idx = scope.temp("items"), scope.temp("index")
-        b.step(f"L[{it}] = list({self.ex.x(s.iter, scope)})\nL[{idx}] = 0", s.iter.span)
+        items = self.ex.x(s.iter, scope)
+        walked = items if steady(s.iter) else f"list({items})"
+        b.step(f"L[{it}] = {walked}\nL[{idx}] = 0", s.iter.span)
         var = scope.slot(s.name)
         test = LoopTest(
             before=(f"k = L[{idx}]",),
@@ -260,7 +262,10 @@ class Lowerer(Visitor):
         items, index = scope.temp("effects"), scope.temp("index")
         who, card, given = scope.temp("performer"), scope.temp("card"), scope.temp("context")
         effects = self.ex.x(s.effects, scope)
-        listed = f"[{effects}]" if self.ex.typing.of(s.effects) == EFFECT else f"list({effects})"
+        if self.ex.typing.of(s.effects) == EFFECT:
+            listed = f"[{effects}]"
+        else:
+            listed = effects if steady(s.effects) else f"list({effects})"
         on = self.ex.x(s.card, scope) if s.card is not None else "None"
         context = "[" + ", ".join(self.ex.owned(a, scope) for a in s.context) + "]"
         b.step(
@@ -480,11 +485,12 @@ class _Native(Visitor):
     @on(ast.For)
     def n_For(self, s: ast.For, scope):
         items = self.ex.x(s.iter, scope)
+        walked = items if steady(s.iter) else f"list({items})"
         var = f"L[{scope.slot(s.name)}]"
         item = self.ex.item(s.iter, "_v")
         if item == "_v":
-            return [(f"for {var} in list({items}):", s.span)] + self.body(s.body, scope)
-        head = [(f"for _v in list({items}):", s.span), (f"    {var} = {item}", s.span)]
+            return [(f"for {var} in {walked}:", s.span)] + self.body(s.body, scope)
+        head = [(f"for _v in {walked}:", s.span), (f"    {var} = {item}", s.span)]
         return head + self.body(s.body, scope)
 
     @on(ast.Repeat)
