@@ -69,6 +69,36 @@ class Compiler:
     def lam(self, src: str) -> Closure:
         return _python(f"lambda st, L: {src}", self.env, "eval")
 
+    def _standing_rule(self, rule: ast.Proc, index: int, nlocals: list[int]) -> tuple:
+        """What the engine needs to test a standing rule and start it (`_standing` in
+        interpreter/core/runtime.py): its name, its procedure, its condition as a function
+        of the state and the parameters' values, each parameter's values (None: the
+        players), and the room for the body's other locals."""
+        assert rule.when is not None
+        names = tuple(p.name for p in rule.params)
+        self.exprs.rule, self.exprs.rule_kind = (rule.name, 0), rule.kind
+        test = self.exprs.x(rule.when, Scope(names, python_params=True))
+        params = "".join(f", v_{name}" for name in names)
+        domains: list[tuple | None] = []
+        for p in rule.params:
+            named = p.type.name if isinstance(p.type, ast.TypeName) else ""
+            kind = self.sym.kind.get(named)  # the checker allows a player, an enum, a table, a map
+            if named == "player":
+                domains.append(None)
+            elif kind == "table":
+                domains.append(tuple(self.sym.table_rows[named]))
+            elif kind == "map":
+                domains.append(tuple(self.sym.map_nodes[named]))
+            else:
+                domains.append(tuple(self.sym.decls[named].values))
+        return (
+            rule.name,
+            index,
+            _python(f"lambda st{params}: {test}", self.env, "eval"),
+            tuple(domains),
+            nlocals[index] - len(names),
+        )
+
     # ------------------------------------------------------------------ whole program
     def compile(self) -> Game:
         sym = self.sym
@@ -111,6 +141,10 @@ class Compiler:
             for name, p in effects.items()
             for index in [lower.proc_index[(name, 0)]]
         }
+        self.env["_STANDING"] = tuple(
+            self._standing_rule(rule, lower.proc_index[(rule.name, 0)], nlocals)
+            for rule in lower.standing
+        )
         codes, infos = [], []
         for index, proc in enumerate(self.procs_ir):
             linked = link(proc, self.fuse)

@@ -24,6 +24,7 @@ from dsl.codegen.ir import (
     Jump,
     Leave,
     LoopTest,
+    Standing,
     Step,
 )
 from dsl.codegen.link import Linked
@@ -103,6 +104,14 @@ def render(instr: Instr, linked: Linked, pc: int, nlocals: list[int]) -> list[tu
             f"st.stack.append([p, 0, [{instr.player}, {instr.card}] + "
             f"({instr.context} if at is not None else []) + _copy_deep(e[1:]) + [None] * room])",
             f"return {CALL}",
+        ]
+    elif isinstance(instr, Standing):
+        fired = f"L[{instr.slot}]"
+        lines = [
+            f"if {fired} is not None: _settled(st, _STANDING, {fired})",
+            f"{fired} = _standing(st, _STANDING, {instr.rules!r})",
+            f"if {fired} is not None: return {CALL}",
+            f"return {linked.at[instr.done]}",
         ]
     elif isinstance(instr, Leave):
         lines = list(instr.lines)

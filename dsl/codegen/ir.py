@@ -10,9 +10,9 @@ index, or `NEXT`, the instruction that follows. The kinds:
 
 - `Step`: straight-line code, then on to the next instruction (it *falls through*);
 - `Jump`, `Branch`, `LoopTest`: go to a label, or on;
-- `Choose`, `Call`: may stop the engine (return `SUSPEND` or `CALL`); the engine resumes
-  the frame at the next position, so such an instruction must end its block (the link
-  stage checks it);
+- `Choose`, `Call`, `CallEffect`, `Standing`: may stop the engine (return `SUSPEND` or
+  `CALL`); the engine resumes the frame at the next position, so such an instruction must
+  end its block (the link stage checks it);
 - `Leave`: the procedure or the game ends here (its code returns `RET` or `END`, or faults).
 """
 
@@ -149,6 +149,25 @@ class CallEffect(Instr):
 
 
 @attrs.frozen(kw_only=True)
+class Standing(Instr):
+    """After a statement that wrote what some standing rules read: push the frame of the first
+    of `rules` (indices into `_STANDING`) whose condition holds for some values and that is
+    not already running for them, note it in the local `slot` and return CALL; or, none
+    holding, go on to `done`. The instruction after it jumps back here, so once a rule's body
+    returns, `_settled` makes sure it left its condition false and the rules are tested
+    again."""
+
+    rules: tuple[int, ...]
+    slot: int
+    done: Label
+
+    suspends: ClassVar[bool] = True
+
+    def targets(self) -> tuple[Label, ...]:
+        return (self.done,)
+
+
+@attrs.frozen(kw_only=True)
 class Leave(Instr):
     """Code whose last line ends the procedure or the game (returns RET or END, or faults)."""
 
@@ -160,7 +179,7 @@ class ProcIR:
     """One procedure lowered: its instructions, where each label is placed, its locals."""
 
     name: str
-    kind: str  # proc | phase | step | effect | main
+    kind: str  # proc | phase | step | effect | whenever | main
     cite: str | None
     span: Span
     code: tuple[Instr, ...]

@@ -31,9 +31,11 @@ from dsl.codegen.ir import (
     Line,
     LoopTest,
     ProcIR,
+    Standing,
     Step,
 )
 from dsl.errors import Span
+from dsl.semantics.access import Access
 from dsl.semantics.builtins import EFFECT_CONTEXT
 from dsl.semantics.resolve import Program
 from dsl.semantics.types import EFFECT
@@ -88,6 +90,15 @@ class Lowerer(Visitor):
         self.sites: list[ChooseSite] = []
         self.current_proc = "main"
         self.native = _Native(self)
+        # the standing rules, in the order of `_STANDING`, and by each state name the rules
+        # whose conditions read it: a statement writing it is followed by a `Standing` test
+        self.access = Access(program, exprs.sym)
+        self.standing = [p for p in program.get(ast.Proc) if p.kind == "whenever"]
+        self.watch: dict[str, tuple[int, ...]] = {}
+        for i, rule in enumerate(self.standing):
+            assert rule.when is not None
+            for name in self.access.reads(rule.when):
+                self.watch[name] = self.watch.get(name, ()) + (i,)
 
     # ------------------------------------------------------------------ procedures
     def main(self) -> ProcIR:
@@ -142,11 +153,36 @@ class Lowerer(Visitor):
     # ------------------------------------------------------------------ statements
     def block(self, block: ast.Block, b: _Builder, scope: Scope) -> None:
         for stmt in block.stmts:
-            if type(stmt).blocks and _native_ok(stmt):
+            if type(stmt).blocks and _native_ok(stmt) and not self._watched_inside(stmt):
                 lines = self.native.visit(stmt, scope)
                 b.add(Step(lines=tuple(lines), span=stmt.span))
             else:
                 self.visit(stmt, b, scope)
+            rules = self._watching(stmt)
+            if rules:
+                self._standing(b, rules, scope, stmt.span)
+
+    def _watching(self, stmt) -> tuple[int, ...]:
+        """The standing rules whose conditions read what `stmt` itself writes."""
+        if not self.watch:
+            return ()
+        found = {i for name in self.access.writes(stmt) for i in self.watch.get(name, ())}
+        return tuple(sorted(found))
+
+    def _watched_inside(self, stmt) -> bool:
+        """Does a statement inside `stmt` write what a standing rule reads? Then `stmt`
+        cannot run as plain Python: the test after that statement may start the rule."""
+        return bool(self.watch) and any(
+            isinstance(node, ast.Statement) and self._watching(node) for node in ast.walk(stmt)
+        )
+
+    def _standing(self, b: _Builder, rules: tuple[int, ...], scope: Scope, span: Span) -> None:
+        """Test the rules; when one starts, come back after its body to test them again."""
+        check, done = b.label(), b.label()
+        b.place(check)
+        b.add(Standing(rules=rules, slot=scope.temp("standing"), done=done, span=span))
+        b.add(Jump(target=check, span=span))
+        b.place(done)
 
     @on(ast.Pass)
     def s_Pass(self, s, b, scope):

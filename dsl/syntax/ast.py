@@ -774,10 +774,10 @@ class Fn(Node):
 
 @attrs.frozen
 class Proc(Node):
-    children = ("params", "body", "base")
+    children = ("params", "body", "base", "when")
     blocks = ("body",)
 
-    kind: str  # proc | phase | step | effect
+    kind: str  # proc | phase | step | effect | whenever
     name: str
     params: tuple[ParamDecl, ...]
     body: Block
@@ -793,6 +793,9 @@ class Proc(Node):
     # `at m`: the effect happens only at moment m (a row's field for m holds it), and its
     # body reads m's parameters
     at: str | None = None
+    # a standing rule's condition (`whenever name(p: player): cond { ... }`): the body runs
+    # by itself, for the parameters' values, whenever it holds
+    when: Expr | None = None
 
 
 @attrs.frozen

@@ -311,6 +311,8 @@ class _Declarations(Visitor):
         text = f" {string(d.template)}" if d.template is not None else ""
         at = f" at {d.at}" if d.at is not None else ""
         head = f"{d.kind} {d.name}({params(d.params)}){at}{text}{cite(d.cite)}"
+        if d.when is not None:
+            head += f": {expr(d.when)}"
         if d.signature_only:
             return head
         return f"{head} {block(d.body, 0, comments)}"

@@ -372,6 +372,17 @@ class _Builder(Transformer):
             span=self._span(meta),
         )
 
+    def whenever_decl(self, meta, ch):
+        return ast.Proc(
+            "whenever",
+            str(ch[0]),
+            tuple(ch[1] or ()),
+            ch[-1],
+            _pick(ch, _Cite),
+            span=self._span(meta),
+            when=ch[-2],
+        )
+
     def effect_decl(self, meta, ch):
         body = _pick(ch, ast.Block)
         at = _pick(ch[2:], _At)

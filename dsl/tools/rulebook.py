@@ -51,6 +51,7 @@ def render_rulebook(program: Program, base: Program | None = None) -> str:
     _round(page, program, walk)
     _end(page, program, walk)
     _effects(page, program, walk)
+    _standing(page, program, walk)
     _others(page, program, walk)
     parts.derived_values(page, program)
     parts.components(page, program)
@@ -353,6 +354,25 @@ def _effects(page: Page, program: Program, walk: _Walk) -> None:
         _rule(page, program, proc, walk, 3)
         if proc.template is not None:
             page.add(f"Text: {plain(proc.template)}", "")
+        walk.describe(page, proc, 4)
+
+
+def _standing(page: Page, program: Program, walk: _Walk) -> None:
+    """Every standing rule: when it runs, then what it does."""
+    rules = [p for p in program.get(ast.Proc) if p.kind == "whenever"]
+    if not rules:
+        return
+    page.heading(2, "Standing rules")
+    page.add(
+        "Rules that hold all the time: each runs by itself, at once, whenever its condition "
+        "holds, as soon as a change makes it hold.",
+        "",
+    )
+    for proc in rules:
+        walk.seen.add(proc.name)
+        _rule(page, program, proc, walk, 3)
+        if proc.when is not None:
+            page.add(f"Whenever: `{expr(proc.when)}`", "")
         walk.describe(page, proc, 4)
 
 

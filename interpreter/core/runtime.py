@@ -8,6 +8,7 @@ the only things that code calls besides Python itself.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import product
 
 from interpreter.core import rng as _rng
 from interpreter.core.state import END, RulesetFault, copy_deep
@@ -106,6 +107,39 @@ def _spend(cells, start, kinds, into, into_start, into_kinds, cost, where: str) 
             into[into_start + into_kinds[k]] += 1
 
 
+def _standing(st, table: tuple, rules: tuple[int, ...]):
+    """Start the first standing rule of `rules` whose condition holds for some values of its
+    parameters, tried in order, and that is not already running for them: push its frame and
+    return (rule, values); None if there is none. `table` is `_STANDING` (see
+    `dsl.codegen.compile`)."""
+    for r in rules:
+        _name, proc, test, domains, room = table[r]
+        for values in product(*[st.players if d is None else d for d in domains]):
+            if test(st, *values) and not _running(st, proc, values):
+                st.stack.append([proc, 0, list(values) + [None] * room])
+                return (r, values)
+    return None
+
+
+def _running(st, proc: int, values: tuple) -> bool:
+    n = len(values)
+    return any(fr[0] == proc and tuple(fr[2][:n]) == values for fr in st.stack)
+
+
+def _settled(st, table: tuple, fired: tuple) -> None:
+    """A standing rule's body has returned: it must have made its condition false, or it
+    would start again at once, for ever."""
+    r, values = fired
+    name, _proc, test, _domains, _room = table[r]
+    if test(st, *values):
+        shown = ", ".join(repr(v) for v in values)
+        raise RulesetFault(
+            "K420",
+            f"the standing rule {name!r} ended with its condition still true for ({shown}); "
+            "it would run again for ever",
+        )
+
+
 def _no_options(st, site: int):
     raise RulesetFault("K402", f"the decision {st.game.sites[site].prompt!r} has no options")
 
@@ -183,6 +217,8 @@ RUNTIME = {
     "_amount": _amount,
     "_affordable": _affordable,
     "_spend": _spend,
+    "_standing": _standing,
+    "_settled": _settled,
     "_no_options": _no_options,
     "_not_a_player": _not_a_player,
     "_end": _end,

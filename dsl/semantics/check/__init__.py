@@ -1,10 +1,10 @@
 """Stage 3: a resolved program -> diagnostics (all of them, sorted).
 
 `check_program` builds the symbol table, evaluates constants (parameters, table rows), then
-runs the checks: data (tables, maps, keys), types and names, and control flow (recursion,
-unbounded loops, misplaced `break`). What they find is handed on as one `Checked` record,
-so the compiler never checks again: the symbols (with the constants' values) and the type
-of every expression.
+runs the checks: data (tables, maps, keys), types and names, control flow (recursion,
+unbounded loops, misplaced `break`) and standing rules that could set each other off. What
+they find is handed on as one `Checked` record, so the compiler never checks again: the
+symbols (with the constants' values) and the type of every expression.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import attrs
 from dsl.errors import Diagnostic
 from dsl.semantics.check.data import check_data, evaluate_constants
 from dsl.semantics.check.flow import check_flow
+from dsl.semantics.check.standing import check_standing
 from dsl.semantics.check.types import check_types
 from dsl.semantics.resolve import Program
 from dsl.semantics.symbols import Symbols
@@ -46,6 +47,7 @@ def check_program(program: Program) -> Checked:
     typing, found = check_types(program, symbols)
     diagnostics += found
     diagnostics += check_flow(program, symbols)
+    diagnostics += check_standing(program, symbols)
     unique = {(d.code, d.span, d.message): d for d in diagnostics}
     return Checked(
         program, symbols, typing, tuple(sorted(unique.values(), key=Diagnostic.sort_key))

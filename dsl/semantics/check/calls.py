@@ -112,6 +112,15 @@ class Calls:
             if kind in ("proc", "phase", "step") or (kind == "effect" and c.base):
                 # `base(...)` in a replacing effect does the effect it replaces
                 return self.check_args(c, decl, args, scope)
+            if kind == "whenever":
+                self.error(
+                    "K236",
+                    f"{c.name!r} is a standing rule: it runs by itself whenever its condition "
+                    "holds, and is never called",
+                    c.span,
+                    hint="move what both need into a proc, and call that",
+                )
+                return ANY
             if kind == "effect":
                 self.error(
                     "K222",

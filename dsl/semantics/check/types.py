@@ -271,14 +271,18 @@ class TypeChecker(Calls, Visitor):
         if d.kind in ("condition", "measure"):
             wanted = BOOL if d.kind == "condition" else INT
             self.expect(result, wanted, d.body.span, f"the {d.kind} {d.name!r}")
-        for node in ast.walk(d.body):
+        self.no_rolls(d.body, f"the derived value {d.name!r}")
+
+    def no_rolls(self, e, what: str) -> None:
+        """A value read without changing the state (a derived value, a standing rule's
+        condition) rolls no dice."""
+        for node in ast.walk(e):
             if isinstance(node, (ast.RollDice, ast.RollTable)) or (
                 isinstance(node, ast.CallExpr) and node.name == "dice"
             ):
                 self.error(
                     "K218",
-                    f"the derived value {d.name!r} rolls dice; derived values must "
-                    "not change the state",
+                    f"{what} rolls dice; derived values must not change the state",
                     node.span,
                     hint="roll in a proc and pass the result",
                 )
@@ -290,8 +294,35 @@ class TypeChecker(Calls, Visitor):
         scope: dict[str, Type] = {p.name: self.type_of(p.type) for p in d.params}
         if d.kind == "effect":
             scope = self.context(d) | self.moment_context(d) | scope
+        if d.when is not None:
+            self.standing(d, scope)
         self.given(d)
         self.block(d.body, scope)
+
+    def standing(self, d: ast.Proc, scope: dict[str, Type]) -> None:
+        """A standing rule's condition is a bool that rolls nothing, and the engine can list
+        every value of its parameters (players, a plain enum's values, a table's rows, a
+        map's places) to test it for each."""
+        assert d.when is not None
+        what = f"the condition of {d.name!r}"
+        self.expect(self.expr(d.when, dict(scope)), BOOL, d.when.span, what)
+        self.no_rolls(d.when, what)
+        for p in d.params:
+            t = scope[p.name]
+            named = p.type.name if isinstance(p.type, ast.TypeName) else None
+            listed = t == PLAYER or (
+                isinstance(t, Named)
+                and self.sym.kind.get(named or "") in ("enum", "table", "map")
+                and (t.kind != "enum" or not self.sym.decls[t.name].payloads)
+            )
+            if not listed:
+                self.error(
+                    "K204",
+                    f"a standing rule is tested for every value of its parameters, and "
+                    f"{show(t)} cannot be listed",
+                    p.span,
+                    hint="give it a player, an enum, a table or a map",
+                )
 
     def moment_context(self, d: ast.Proc) -> dict[str, Type]:
         """The parameters of the moment an effect happens at (`at m`): locals of its body."""
