@@ -340,39 +340,45 @@ def _end(page: Page, program: Program, walk: _Walk) -> None:
 
 def _effects(page: Page, program: Program, walk: _Walk) -> None:
     """Every effect: the text a card's cell shows, then the rule that does it."""
-    effects = [p for p in program.get(ast.Proc) if p.kind == "effect"]
-    if not effects:
-        return
-    page.heading(2, "Effects")
-    page.add(
+    _procs_of_kind(
+        page,
+        program,
+        walk,
+        "effect",
+        "Effects",
         "The words the cards' cells are written in: each effect's text (`{name}` is where "
         "an argument goes), then what it does.",
-        "",
+        lambda proc: f"Text: {plain(proc.template)}" if proc.template is not None else None,
     )
-    for proc in effects:
-        walk.seen.add(proc.name)
-        _rule(page, program, proc, walk, 3)
-        if proc.template is not None:
-            page.add(f"Text: {plain(proc.template)}", "")
-        walk.describe(page, proc, 4)
 
 
 def _standing(page: Page, program: Program, walk: _Walk) -> None:
     """Every standing rule: when it runs, then what it does."""
-    rules = [p for p in program.get(ast.Proc) if p.kind == "whenever"]
-    if not rules:
-        return
-    page.heading(2, "Standing rules")
-    page.add(
+    _procs_of_kind(
+        page,
+        program,
+        walk,
+        "whenever",
+        "Standing rules",
         "Rules that hold all the time: each runs by itself, at once, whenever its condition "
         "holds, as soon as a change makes it hold.",
-        "",
+        lambda proc: f"Whenever: `{expr(proc.when)}`" if proc.when is not None else None,
     )
-    for proc in rules:
+
+
+def _procs_of_kind(page: Page, program: Program, walk: _Walk, kind, heading, intro, line):
+    """A section for the procedures of one kind: each rule, a line of its own, what it does."""
+    procs = [p for p in program.get(ast.Proc) if p.kind == kind]
+    if not procs:
+        return
+    page.heading(2, heading)
+    page.add(intro, "")
+    for proc in procs:
         walk.seen.add(proc.name)
         _rule(page, program, proc, walk, 3)
-        if proc.when is not None:
-            page.add(f"Whenever: `{expr(proc.when)}`", "")
+        extra = line(proc)
+        if extra is not None:
+            page.add(extra, "")
         walk.describe(page, proc, 4)
 
 
