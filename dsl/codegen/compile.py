@@ -79,23 +79,18 @@ class Compiler:
         self.exprs.rule, self.exprs.rule_kind = (rule.name, 0), rule.kind
         test = self.exprs.x(rule.when, Scope(names, python_params=True))
         params = "".join(f", v_{name}" for name in names)
-        domains: list[tuple | None] = []
-        for p in rule.params:
-            named = p.type.name if isinstance(p.type, ast.TypeName) else ""
-            kind = self.sym.kind.get(named)  # the checker allows a player, an enum, a table, a map
-            if named == "player":
-                domains.append(None)
-            elif kind == "table":
-                domains.append(tuple(self.sym.table_rows[named]))
-            elif kind == "map":
-                domains.append(tuple(self.sym.map_nodes[named]))
-            else:
-                domains.append(tuple(self.sym.decls[named].values))
+        # the checker allows a player, an enum, a table or a map: a key's domain, but for
+        # the players, who are known only once a game starts
+        domains = tuple(
+            None if p.type.name == "player" else self.sym.domain(ast.KeyName(p.type.name))
+            for p in rule.params
+            if isinstance(p.type, ast.TypeName)
+        )
         return (
             rule.name,
             index,
             _python(f"lambda st{params}: {test}", self.env, "eval"),
-            tuple(domains),
+            domains,
             nlocals[index] - len(names),
         )
 

@@ -38,7 +38,7 @@ class Access:
                 out.add(node.name)
             elif isinstance(node, ast.CallExpr):
                 if node.base:
-                    continue  # a replaced rule: its body went with it, read below if kept
+                    continue  # the replaced rule's body: `_fn_reads` reads it with its heir
                 kind = self.sym.kind.get(node.name)
                 if kind in ("fn", *ast.TAGGED_KINDS):
                     out |= self._fn_reads(node.name)
@@ -82,24 +82,23 @@ class Access:
         for node in ast.walk(body):
             if isinstance(node, ast.Statement):
                 out |= self.writes(node)
-            if isinstance(node, ast.CallStmt):
-                decl = self.sym.decls.get(node.name)
-                if node.base or isinstance(decl, ast.Proc):
-                    out |= self._proc_writes(node.name, node.base)
+            if isinstance(node, ast.CallStmt) and not node.base:
+                out |= self.proc_writes(node.name)
             elif isinstance(node, (ast.Perform, ast.Trigger)):
                 for proc in self.program.get(ast.Proc):
                     if proc.kind == "effect":
-                        out |= self._proc_writes(proc.name, False)
+                        out |= self.proc_writes(proc.name)
         return frozenset(out)
 
-    def _proc_writes(self, name: str, base: bool) -> frozenset[str]:
-        key = name + ("/base" if base else "")
-        if key not in self._writes:
-            self._writes[key] = frozenset()  # recursion is K207's; stop here meanwhile
+    def proc_writes(self, name: str) -> frozenset[str]:
+        """The state a procedure writes, with the rules it replaced (what `base(...)` in it
+        runs)."""
+        if name not in self._writes:
+            self._writes[name] = frozenset()  # recursion is K207's; stop here meanwhile
             decl = self.sym.decls.get(name)
             found: set[str] = set()
             while isinstance(decl, ast.Proc):
                 found |= self.body_writes(decl.body)
-                decl = decl.base  # what `base(...)` runs
-            self._writes[key] = frozenset(found)
-        return self._writes[key]
+                decl = decl.base
+            self._writes[name] = frozenset(found)
+        return self._writes[name]

@@ -302,7 +302,7 @@ class MatchArm(Node):
 
 @attrs.frozen
 class Match(Statement):
-    """`match x { hunt { } buy(c) { } else { } }`: the arm of the value's name runs, with
+    """`match x { rest { } buy(c) { } else { } }`: the arm of the value's name runs, with
     what the value carries bound to the arm's names."""
 
     suspends = False

@@ -23,7 +23,7 @@ def check_standing(program, symbols) -> list[Diagnostic]:
         return []
     access = Access(program, symbols)
     reads = {r.name: access.reads(r.when) for r in rules}
-    writes = {r.name: access.body_writes(r.body) for r in rules}
+    writes = {r.name: access.proc_writes(r.name) for r in rules}
     sets_off = {
         a.name: [b for b in rules if b is not a and writes[a.name] & reads[b.name]] for a in rules
     }
