@@ -113,6 +113,7 @@ STATEMENT_STRATEGIES = {
     ast.For: lambda inner: st.builds(ast.For, NAMES, exprs, inner),
     ast.Repeat: lambda inner: st.builds(ast.Repeat, exprs, inner),
     ast.While: lambda inner: st.builds(ast.While, exprs, st.none() | INTS, inner),
+    ast.Simultaneously: lambda inner: st.builds(ast.Simultaneously, inner),
     ast.Choose: lambda inner: st.builds(
         ast.Choose, NAMES, exprs, exprs, st.none() | TEXT, CITES, always=st.booleans()
     ),
@@ -149,6 +150,7 @@ STATEMENT_STRATEGIES = {
     ),
     ast.Break: lambda inner: st.just(ast.Break()),
     ast.Pass: lambda inner: st.just(ast.Pass()),
+    ast.Quiet: lambda inner: st.builds(ast.Quiet, CITES),
 }
 
 
@@ -310,6 +312,18 @@ DECLARATION_STRATEGIES = {
         CITES,
         template=st.none() | TEXT,
         signature_only=st.just(True),
+    )
+    | st.builds(ast.Proc, st.just("whenever"), NAMES, params, blocks, CITES, when=exprs)
+    | st.builds(
+        ast.Proc,
+        st.just("option"),
+        NAMES,
+        params,
+        blocks,
+        CITES,
+        template=st.none() | TEXT,
+        when=exprs,
+        during=st.lists(NAMES, max_size=2).map(tuple),
     ),
     ast.Setup: st.builds(ast.Setup, blocks, CITES),
     ast.Round: st.builds(ast.Round, INTS, blocks, CITES),

@@ -77,6 +77,7 @@ def test_no_decision_but_the_discards_sees_a_hand_over_the_limit():
                 over = [p for p in range(players) if len(state.get("hand", p)) > 2]
                 assert over == [decision.player], (seed, over)
                 assert decision.prompt == "discard down to the limit"
+                assert not state.check_invariants()
                 state.apply(agent(state, decision))
             seen = state.get("seen")
             per_round = [seen[i : i + players + 1] for i in range(0, len(seen), players + 1)]
@@ -93,6 +94,22 @@ def test_a_game_saved_inside_a_standing_rule_resumes_there():
     for s in (state, again):
         s.apply(s.decision().options[0])
     assert dump_state(again) == dump_state(state)
+
+
+def test_a_rule_that_holds_outside_its_run_is_reported_like_a_broken_invariant():
+    import json
+
+    game = limit_game()
+    state = new_game(game, players=2, seed=3)
+    state.apply(1)  # P1 is within the limit; P2 is now asked to discard
+    assert not state.check_invariants()
+    saved = json.loads(dump_state(state))
+    # a save that slips a third card into P1's hand while only P2's rule runs
+    table = saved["state"]["vars"]
+    table["hand"][0].append(table["deck"].pop(0))
+    forged = load_state(json.dumps(saved), game)
+    assert [d.code for d in forged.check_invariants()] == ["K602"]
+    assert "over_limit" in forged.check_invariants()[0].message
 
 
 UNSETTLED = """
@@ -168,8 +185,8 @@ def test_only_statements_that_write_what_a_rule_reads_are_followed_by_a_test():
     sources = "\n".join(block.source for block in main.blocks)
     # four writes in `round`, each followed by a test of the one rule that reads it; the
     # rules' own bodies write what they read too (a test that finds them running)
-    assert sources.count("_standing(st, _STANDING, (0,))") == 2
-    assert sources.count("_standing(st, _STANDING, (1,))") == 2
+    assert sources.count("_standing(st, _STANDING, _DEFER, (0,))") == 2
+    assert sources.count("_standing(st, _STANDING, _DEFER, (1,))") == 2
 
 
 def test_the_formatter_keeps_a_standing_rule():
@@ -178,3 +195,84 @@ def test_the_formatter_keeps_a_standing_rule():
     text = format_text(LIMIT, "limit.knap")
     assert "whenever over_limit(p: player) §B2: len(hand[p]) > limit {" in text
     assert format_text(text, "limit.knap") == text
+
+
+# A trade: each side gives a card at the same time. Tested after each move, P2 would have
+# to discard at once, before giving his own card, and might discard the card he owes.
+TRADE = LIMIT.replace(
+    """round max 4 {""",
+    """var traded: list of int = []
+
+proc give(p: player, q: player, c: int) {
+  move c from hand[p] to hand[q]
+}
+
+proc trade(p: player, q: player) {
+  let a = first(hand[p])
+  let b = first(hand[q])
+  traded = [a, b]
+  simultaneously {
+    give(p, q, a)
+    give(q, p, b)
+    add len(hand[q]) to seen
+  }
+  add len(hand[q]) to seen
+}
+
+round max 4 {
+  if round_number == 2 { trade(player(1), player(2)) }""",
+)
+
+
+def play_until(state, agent, n):
+    """Play on until `seen` has `n` entries, checking every decision is a discard."""
+    while len(state.get("seen")) < n:
+        decision = state.decision()
+        assert decision.prompt == "discard down to the limit"
+        state.apply(agent(state, decision))
+
+
+# the same block with the moves written out: it runs as one Python instruction
+INLINE = TRADE.replace("give(p, q, a)", "move a from hand[p] to hand[q]").replace(
+    "give(q, p, b)", "move b from hand[q] to hand[p]"
+)
+
+
+@pytest.mark.parametrize("text", [TRADE, INLINE], ids=["calls", "inline"])
+def test_simultaneously_holds_standing_rules_back_until_the_block_is_done(text):
+    game = compile_text(text, "trade.knap")
+    state = new_game(game, players=2, seed=3)
+    agent = RandomAgent(1)
+    play_until(state, agent, 3)
+    # round 2 opened with the trade: no discard was asked inside it or after it, since each
+    # hand was back at the limit once both cards had moved; the first decision after it is
+    # P1's, over the limit with the two cards he drew since
+    assert state.get("seen")[3:5] == [2, 2]
+    a, b = state.get("traded")
+    assert b in state.get("hand", 0) and a in state.get("hand", 1)
+    assert state.decision().player == 0 and len(state.get("hand", 0)) == 4
+
+
+def test_a_rule_held_back_inside_a_called_procedure_runs_after_the_block():
+    game = compile_text(TRADE.replace("give(q, p, b)", "pass"), "trade.knap")
+    state = new_game(game, players=2, seed=3)
+    agent = RandomAgent(1)
+    play_until(state, agent, 3)
+    # P2 got a card and gave none: he holds three inside the block, and only after it is
+    # he asked to discard, before the statement after the block runs
+    assert state.get("seen")[3] == 3
+    decision = state.decision()
+    assert decision.player == 1 and decision.prompt == "discard down to the limit"
+    assert len(state.get("seen")) == 4
+    state.apply(decision.options[0])
+    assert state.get("seen")[4] == 2
+
+
+def test_without_simultaneously_the_trade_is_broken_off_by_the_discard():
+    game = compile_text(TRADE.replace("simultaneously {", "if true {"), "trade.knap")
+    state = new_game(game, players=2, seed=3)
+    play_until(state, RandomAgent(1), 3)
+    # P2 holds three the moment P1's card arrives, before he gives his own
+    decision = state.decision()
+    assert decision.player == 1 and len(state.get("hand", 1)) == 3
+    assert len(state.get("hand", 0)) == 1

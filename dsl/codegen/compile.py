@@ -94,6 +94,14 @@ class Compiler:
             nlocals[index] - len(names),
         )
 
+    def _option(self, option: ast.Proc, index: int, nlocals: list[int], procs: dict) -> tuple:
+        """What the engine needs to offer a standing option (`_offers` in
+        interpreter/core/runtime.py): as for a standing rule, whose first parameter is the
+        player, and the procedures named by `during` (None: any time)."""
+        name, proc, test, domains, room = self._standing_rule(option, index, nlocals)
+        during = frozenset(procs[n] for n in option.during) if option.during else None
+        return (name, proc, test, domains[1:], room, during)
+
     # ------------------------------------------------------------------ whole program
     def compile(self) -> Game:
         sym = self.sym
@@ -140,9 +148,20 @@ class Compiler:
             self._standing_rule(rule, lower.proc_index[(rule.name, 0)], nlocals)
             for rule in lower.standing
         )
+        by_name = {name: index for (name, depth), index in lower.proc_index.items() if depth == 0}
+        self.env["_OPTIONS"] = tuple(
+            self._option(p, by_name[p.name], nlocals, by_name)
+            for p in self.program.get(ast.Proc)
+            if p.kind == "option"
+        )
         codes, infos = [], []
+        # where a waiting frame holds back standing tests (`_standing`): by procedure, the
+        # blocks it may resume at inside a `simultaneously`
+        self.env["_DEFER"] = defer = {}
         for index, proc in enumerate(self.procs_ir):
             linked = link(proc, self.fuse)
+            if proc.deferred:
+                defer[index] = linked.deferred()
             out = emit(linked, index, nlocals, self.env)
             codes.append(out.functions)
             blocks = tuple(
@@ -205,10 +224,21 @@ class Compiler:
                 if fn.kind == "fn"
             },
             program=self.program,
+            standing=self.env["_STANDING"],
+            options=self.env["_OPTIONS"],
+            deferred=defer,
             phrases={
                 d.name: Phrase(d.kind, d.name, tuple(x.name for x in d.params), d.template, d.cite)
                 for d in self.program.decls.values()
                 if isinstance(d, (ast.Proc, ast.Fn)) and d.kind in ast.TAGGED_KINDS
+            }
+            | {
+                # a standing option's value is its name and its parameters but the player's
+                d.name: Phrase(
+                    "option", d.name, tuple(x.name for x in d.params[1:]), d.template, d.cite
+                )
+                for d in self.program.get(ast.Proc)
+                if d.kind == "option"
             }
             | {
                 # an enum value that carries values reads as its words, filled in

@@ -109,7 +109,7 @@ def render(instr: Instr, linked: Linked, pc: int, nlocals: list[int]) -> list[tu
         fired = f"L[{instr.slot}]"
         lines = [
             f"if {fired} is not None: _settled(st, _STANDING, {fired})",
-            f"{fired} = _standing(st, _STANDING, {instr.rules!r})",
+            f"{fired} = _standing(st, _STANDING, _DEFER, {instr.rules!r})",
             f"if {fired} is not None: return {CALL}",
             f"return {linked.at[instr.done]}",
         ]
@@ -122,7 +122,21 @@ def render(instr: Instr, linked: Linked, pc: int, nlocals: list[int]) -> list[tu
 
 def _choose(c: Choose, after: int) -> list[str]:
     """`o` the options, `who` the decider; with one option (and no `ask`) it is taken at
-    once, else the decision is left pending and the engine suspends."""
+    once, else the decision is left pending and the engine suspends. With `offers`, the
+    decider's standing options follow the decision's own; a `quiet` point asks only a
+    player who has some."""
+    who = [
+        f"who = {c.player}",
+        "if who.__class__ is not int or not 0 <= who < st.n: _not_a_player(who)",
+    ]
+    suspend = [f"st.pending = (who, o, {c.site}, {c.slot})", f"return {SUSPEND}"]
+    if c.quiet:
+        return who + [
+            "x = _offers(st, _OPTIONS, who)",
+            f"if not x: return {after}",
+            f"o = {c.options} + x",
+            *suspend,
+        ]
     # the pending options are the decision's own list, never a list the state holds
     lines = [f"o = {c.options}" if c.as_list else f"o = list({c.options})"]
     if c.ask:
@@ -134,12 +148,8 @@ def _choose(c: Choose, after: int) -> list[str]:
             f"    L[{c.slot}] = {c.only}",
             f"    return {after}",
         ]
-    return lines + [
-        f"who = {c.player}",
-        "if who.__class__ is not int or not 0 <= who < st.n: _not_a_player(who)",
-        f"st.pending = (who, o, {c.site}, {c.slot})",
-        f"return {SUSPEND}",
-    ]
+    offers = ["o += _offers(st, _OPTIONS, who)"] if c.offers else []
+    return lines + who + offers + suspend
 
 
 def python(source: str, namespace: dict, mode: str):

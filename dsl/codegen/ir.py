@@ -116,6 +116,8 @@ class Choose(Instr):
     site: int
     slot: int
     ask: bool
+    offers: bool = False  # the ruleset has standing options: the decider's follow these
+    quiet: bool = False  # a `quiet` point: asked only of a player with standing options
 
     suspends: ClassVar[bool] = True
 
@@ -185,6 +187,8 @@ class ProcIR:
     code: tuple[Instr, ...]
     labels: dict[Label, int]  # label -> index of the instruction it is placed before
     local_names: tuple[str, ...]  # parameters first; hidden loop state starts with `$`
+    # the `simultaneously` blocks, each as the labels placed at its start and just after it
+    deferred: tuple[tuple[Label, Label], ...] = ()
 
     @property
     def nlocals(self) -> int:

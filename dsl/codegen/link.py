@@ -41,6 +41,16 @@ class Linked:
             return self.next[pc]
         return self.at[target]
 
+    def block_of(self, label: Label) -> int:
+        """The block that begins where `label` is placed (before any threading)."""
+        i = self.proc.labels[label]
+        return next(pc for pc, block in enumerate(self.blocks) if block[0] == i)
+
+    def deferred(self) -> tuple[tuple[int, int], ...]:
+        """Each `simultaneously` block as the blocks a frame waiting inside it may resume at:
+        after the block it starts in, up to the one just after it."""
+        return tuple((self.block_of(a), self.block_of(b)) for a, b in self.proc.deferred)
+
 
 def link(proc: ProcIR, fuse: bool = True) -> Linked:
     code = proc.code

@@ -53,6 +53,8 @@ class _Builder:
         self.labels: dict[Label, int] = {}
         self.made = 0
         self.loop_ends: list[Label] = []  # where a `break` goes, innermost last
+        self.deferred: list[tuple[Label, Label]] = []  # `simultaneously` blocks: start, end
+        self.simultaneous = 0  # how many `simultaneously` blocks are being lowered
 
     def label(self) -> Label:
         self.made += 1
@@ -94,6 +96,9 @@ class Lowerer(Visitor):
         # whose conditions read it: a statement writing it is followed by a `Standing` test
         self.access = Access(program, exprs.sym)
         self.standing = [p for p in program.get(ast.Proc) if p.kind == "whenever"]
+        # with standing options, every decision offers them: it begins a block of its own,
+        # which the engine runs again once a standing option taken there is done
+        self.offering = any(p.kind == "option" for p in program.get(ast.Proc))
         self.watch: dict[str, tuple[int, ...]] = {}
         for i, rule in enumerate(self.standing):
             assert rule.when is not None
@@ -148,25 +153,45 @@ class Lowerer(Visitor):
         return moment.params if isinstance(moment, ast.Moment) else ()
 
     def _done(self, b: _Builder, name, kind, cite, span, scope: Scope) -> ProcIR:
-        return ProcIR(name, kind, cite, span, tuple(b.code), dict(b.labels), tuple(scope.names))
+        return ProcIR(
+            name,
+            kind,
+            cite,
+            span,
+            tuple(b.code),
+            dict(b.labels),
+            tuple(scope.names),
+            tuple(b.deferred),
+        )
 
     # ------------------------------------------------------------------ statements
     def block(self, block: ast.Block, b: _Builder, scope: Scope) -> None:
         for stmt in block.stmts:
-            if type(stmt).blocks and _native_ok(stmt) and not self._watched_inside(stmt):
+            # with standing tests only after it, a statement may run as plain Python
+            tested_after = b.simultaneous or isinstance(stmt, ast.Simultaneously)
+            if (
+                type(stmt).blocks
+                and _native_ok(stmt)
+                and (tested_after or not self._watched_inside(stmt))
+            ):
                 lines = self.native.visit(stmt, scope)
                 b.add(Step(lines=tuple(lines), span=stmt.span))
             else:
                 self.visit(stmt, b, scope)
-            rules = self._watching(stmt)
+            rules = () if b.simultaneous else self._watching(stmt)
             if rules:
                 self._standing(b, rules, scope, stmt.span)
 
     def _watching(self, stmt) -> tuple[int, ...]:
-        """The standing rules whose conditions read what `stmt` itself writes."""
+        """The standing rules whose conditions read what `stmt` itself writes; for a
+        `simultaneously` block, what it writes in all, through the procedures it runs."""
         if not self.watch:
             return ()
-        found = {i for name in self.access.writes(stmt) for i in self.watch.get(name, ())}
+        if isinstance(stmt, ast.Simultaneously):
+            written = self.access.body_writes(stmt.body)
+        else:
+            written = self.access.writes(stmt)
+        found = {i for name in written for i in self.watch.get(name, ())}
         return tuple(sorted(found))
 
     def _watched_inside(self, stmt) -> bool:
@@ -187,6 +212,19 @@ class Lowerer(Visitor):
     @on(ast.Pass)
     def s_Pass(self, s, b, scope):
         pass
+
+    @on(ast.Simultaneously)
+    def s_Simultaneously(self, s: ast.Simultaneously, b, scope):
+        """The block, with no standing test between its statements; the labels around it let
+        the engine hold back the tests of the rules it calls (`_standing`), and `block` tests
+        once after it."""
+        start, end = b.label(), b.label()
+        b.place(start)
+        b.simultaneous += 1
+        self.block(s.body, b, scope)
+        b.simultaneous -= 1
+        b.place(end)
+        b.deferred.append((start, end))
 
     @on(ast.Let)
     def s_Let(self, s: ast.Let, b, scope):
@@ -392,6 +430,8 @@ class Lowerer(Visitor):
         self.sites.append(
             ChooseSite(s.prompt or f"choose {s.name}", s.cite, self.current_proc, s.span, s.always)
         )
+        if self.offering:
+            b.place(b.label())
         b.add(
             Choose(
                 options=options,
@@ -401,9 +441,47 @@ class Lowerer(Visitor):
                 site=site,
                 slot=slot,
                 ask=s.always or self.ask_forced,
+                offers=self.offering,
                 span=s.span,
             )
         )
+
+    @on(ast.Quiet)
+    def s_Quiet(self, s: ast.Quiet, b, scope):
+        """Each player in turn, if he has standing options: those, or going on."""
+        if not self.offering:
+            return
+        it, idx, who = scope.temp("players"), scope.temp("index"), scope.temp("quiet")
+        site = len(self.sites)
+        self.sites.append(ChooseSite(QUIET_PROMPT, s.cite, self.current_proc, s.span))
+        b.step(f"L[{it}] = st.players\nL[{idx}] = 0", s.span)
+        test = LoopTest(
+            before=(f"k = L[{idx}]",),
+            done=f"k >= len(L[{it}])",
+            after=(f"L[{who}] = L[{it}][k]", f"L[{idx}] = k + 1"),
+            exit=b.label(),
+            again=NEXT,
+            span=s.span,
+        )
+
+        def ask() -> None:
+            b.place(b.label())
+            b.add(
+                Choose(
+                    options=repr([GO_ON]),
+                    as_list=True,
+                    only="o[0]",
+                    player=f"L[{who}]",
+                    site=site,
+                    slot=scope.temp("answer"),
+                    ask=False,
+                    offers=True,
+                    quiet=True,
+                    span=s.span,
+                )
+            )
+
+        self._loop(b, test, ask, s.span)
 
     @on(ast.CallStmt)
     def s_CallStmt(self, s: ast.CallStmt, b, scope):
@@ -477,6 +555,11 @@ class Lowerer(Visitor):
         )
 
 
+# what a quiet point asks, and the option that declines every standing option there
+QUIET_PROMPT = "anything to do before play goes on?"
+GO_ON = "go on"
+
+
 class _Native(Visitor):
     """Python lines for a statement that cannot stop for a decision: ifs and loops become
     Python's own, so the whole statement runs inside one instruction."""
@@ -547,6 +630,10 @@ class _Native(Visitor):
             (f"    if {turns} > {bound}: _fault('K405', {message})", s.span),
         ] + self.body(s.body, scope)
 
+    @on(ast.Simultaneously)
+    def n_Simultaneously(self, s: ast.Simultaneously, scope):
+        return [line for stmt in s.body.stmts for line in self.visit(stmt, scope)]
+
     @on(ast.Break)
     def n_Break(self, s, scope):
         return [("break", s.span)]
@@ -585,6 +672,7 @@ class _Native(Visitor):
 
     suspending = elsewhere(
         ast.Choose,
+        ast.Quiet,
         ast.CallStmt,
         ast.Perform,
         ast.Trigger,

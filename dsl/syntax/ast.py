@@ -316,6 +316,19 @@ class Match(Statement):
 
 
 @attrs.frozen
+class Simultaneously(Statement):
+    """`simultaneously { ... }`: the statements take effect as one; standing rules are
+    tested once the block is done, never between its statements or inside what it calls."""
+
+    suspends = False
+    children = ("body",)
+    blocks = ("body",)
+
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
 class For(Statement):
     suspends = False
     children = ("iter", "body")
@@ -521,6 +534,17 @@ class Pass(Statement):
     span: Span = _span()
 
 
+@attrs.frozen
+class Quiet(Statement):
+    """`quiet`: each player in turn may take his standing options (`option`) before play goes
+    on; one who has none is not asked."""
+
+    suspends = True
+
+    cite: str | None = None
+    span: Span = _span()
+
+
 Stmt = Union[
     Let,
     Assign,
@@ -529,6 +553,8 @@ Stmt = Union[
     For,
     Repeat,
     While,
+    Simultaneously,
+    Quiet,
     Choose,
     CallStmt,
     AddTo,
@@ -777,7 +803,7 @@ class Proc(Node):
     children = ("params", "body", "base", "when")
     blocks = ("body",)
 
-    kind: str  # proc | phase | step | effect | whenever
+    kind: str  # proc | phase | step | effect | whenever | option
     name: str
     params: tuple[ParamDecl, ...]
     body: Block
@@ -794,8 +820,11 @@ class Proc(Node):
     # body reads m's parameters
     at: str | None = None
     # a standing rule's condition (`whenever name(p: player): cond { ... }`): the body runs
-    # by itself, for the parameters' values, whenever it holds
+    # by itself, for the parameters' values, whenever it holds; a standing option's
+    # (`option`): the player may take it while it holds
     when: Expr | None = None
+    # a standing option's `during`: the procedures one of which must be running
+    during: tuple[str, ...] = ()
 
 
 @attrs.frozen

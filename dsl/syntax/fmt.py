@@ -311,6 +311,8 @@ class _Declarations(Visitor):
         text = f" {string(d.template)}" if d.template is not None else ""
         at = f" at {d.at}" if d.at is not None else ""
         head = f"{d.kind} {d.name}({params(d.params)}){at}{text}{cite(d.cite)}"
+        if d.during:
+            head += f" during {', '.join(d.during)}"
         if d.when is not None:
             head += f": {expr(d.when)}"
         if d.signature_only:
@@ -605,6 +607,10 @@ class _Statements(Visitor):
     def s_Repeat(self, s: ast.Repeat, depth: int, comments) -> str:
         return f"repeat {expr(s.count)} {block(s.body, depth, comments)}"
 
+    @on(ast.Simultaneously)
+    def s_Simultaneously(self, s: ast.Simultaneously, depth: int, comments) -> str:
+        return f"simultaneously {block(s.body, depth, comments)}"
+
     @on(ast.While)
     def s_While(self, s: ast.While, depth: int, comments) -> str:
         bound = f" max {s.max}" if s.max is not None else ""
@@ -679,6 +685,10 @@ class _Statements(Visitor):
     @on(ast.Break)
     def s_Break(self, s: ast.Break, depth: int, comments) -> str:
         return "break"
+
+    @on(ast.Quiet)
+    def s_Quiet(self, s: ast.Quiet, depth: int, comments) -> str:
+        return f"quiet{cite(s.cite)}"
 
     @on(ast.Pass)
     def s_Pass(self, s: ast.Pass, depth: int, comments) -> str:

@@ -49,6 +49,10 @@ class _At(str):
     """An effect's `at m`."""
 
 
+class _During(tuple):
+    """A standing option's `during a, b`."""
+
+
 class _Args(tuple):
     """A trigger's `(args)`."""
 
@@ -383,6 +387,23 @@ class _Builder(Transformer):
             when=ch[-2],
         )
 
+    def option_decl(self, meta, ch):
+        during = _pick(ch[2:], _During)
+        return ast.Proc(
+            "option",
+            str(ch[0]),
+            tuple(ch[1] or ()),
+            ch[-1],
+            _pick(ch[2:], _Cite),
+            span=self._span(meta),
+            template=_words(ch[2:-2]),
+            when=ch[-2],
+            during=tuple(during) if during is not None else (),
+        )
+
+    def option_during(self, meta, ch):
+        return _During(tuple(str(n) for n in ch))
+
     def effect_decl(self, meta, ch):
         body = _pick(ch, ast.Block)
         at = _pick(ch[2:], _At)
@@ -508,6 +529,9 @@ class _Builder(Transformer):
     def repeat_stmt(self, meta, ch):
         return ast.Repeat(ch[0], ch[1], span=self._span(meta))
 
+    def simultaneously_stmt(self, meta, ch):
+        return ast.Simultaneously(ch[0], span=self._span(meta))
+
     def while_stmt(self, meta, ch):
         bound = int(ch[1]) if ch[1] is not None else None
         return ast.While(ch[0], bound, ch[2], span=self._span(meta))
@@ -601,6 +625,9 @@ class _Builder(Transformer):
 
     def pass_stmt(self, meta, ch):
         return ast.Pass(span=self._span(meta))
+
+    def quiet_stmt(self, meta, ch):
+        return ast.Quiet(_pick(ch, _Cite), span=self._span(meta))
 
     # -------------------------------------------------------------- expressions
     def if_expr(self, meta, ch):

@@ -52,6 +52,7 @@ def render_rulebook(program: Program, base: Program | None = None) -> str:
     _end(page, program, walk)
     _effects(page, program, walk)
     _standing(page, program, walk)
+    _options(page, program, walk)
     _others(page, program, walk)
     parts.derived_values(page, program)
     parts.components(page, program)
@@ -363,6 +364,27 @@ def _standing(page: Page, program: Program, walk: _Walk) -> None:
         "Rules that hold all the time: each runs by itself, at once, whenever its condition "
         "holds, as soon as a change makes it hold.",
         lambda proc: f"Whenever: `{expr(proc.when)}`" if proc.when is not None else None,
+    )
+
+
+def _options(page: Page, program: Program, walk: _Walk) -> None:
+    """Every standing option: what the player is offered and when, then what it does."""
+
+    def line(proc: ast.Proc) -> str | None:
+        words = f"Offered as: {plain(proc.template)}. " if proc.template is not None else ""
+        during = f" during {', '.join(proc.during)}" if proc.during else ""
+        when = f"`{expr(proc.when)}`" if proc.when is not None else ""
+        return f"{words}Open{during} while {when}."
+
+    _procs_of_kind(
+        page,
+        program,
+        walk,
+        "option",
+        "Standing options",
+        "Moves a player may make at any time: each is offered with every decision he faces, "
+        "and at the quiet points, while it is open.",
+        line,
     )
 
 

@@ -139,6 +139,13 @@ class Game:
     functions: dict[str, Callable]  # derived values (`fn`) by name: (state, *args) -> value
     program: Any = attrs.field(eq=False, repr=False)  # the resolved program, for tools
     phrases: dict[str, Phrase] = attrs.field(factory=dict)  # effects and conditions, by name
+    # the standing rules as the engine tests them, and the `simultaneously` blocks by
+    # procedure (`_standing` in interpreter/core/runtime.py)
+    standing: tuple = attrs.field(default=(), eq=False, repr=False)
+    options: tuple = attrs.field(default=(), eq=False, repr=False)  # `_offers`' table
+    deferred: dict[int, tuple[tuple[int, int], ...]] = attrs.field(
+        factory=dict, eq=False, repr=False
+    )
 
     def span_of(self, name: str) -> Span:
         """Where the ruleset declares `name` (a `fn`, `score`...), for its errors."""

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from itertools import product
 
 from interpreter.core import rng as _rng
-from interpreter.core.state import END, RulesetFault, copy_deep
+from interpreter.core.state import END, RulesetFault, _offers, _running, copy_deep
 
 
 def _die(st, sides: int) -> int:
@@ -107,23 +107,31 @@ def _spend(cells, start, kinds, into, into_start, into_kinds, cost, where: str) 
             into[into_start + into_kinds[k]] += 1
 
 
-def _standing(st, table: tuple, rules: tuple[int, ...]):
+def _standing(st, table: tuple, defer: dict, rules: tuple[int, ...]):
     """Start the first standing rule of `rules` whose condition holds for some values of its
     parameters, tried in order, and that is not already running for them: push its frame and
-    return (rule, values); None if there is none. `table` is `_STANDING` (see
-    `dsl.codegen.compile`)."""
+    return (rule, values); None if there is none, or if a frame waits inside a
+    `simultaneously` block, whose own test comes after it. `table` is `_STANDING`, `defer`
+    `_DEFER` (see `dsl.codegen.compile`)."""
     for r in rules:
         _name, proc, test, domains, room = table[r]
         for values in product(*[st.players if d is None else d for d in domains]):
             if test(st, *values) and not _running(st, proc, values):
+                if defer and _deferred(st, defer):
+                    return None
                 st.stack.append([proc, 0, list(values) + [None] * room])
                 return (r, values)
     return None
 
 
-def _running(st, proc: int, values: tuple) -> bool:
-    n = len(values)
-    return any(fr[0] == proc and tuple(fr[2][:n]) == values for fr in st.stack)
+def _deferred(st, defer: dict) -> bool:
+    """Does a frame below the running one wait inside a `simultaneously` block? (The running
+    frame's own position is not kept up to date; its tests inside the block are left out.)"""
+    for fr in st.stack[:-1]:
+        for low, high in defer.get(fr[0], ()):
+            if low < fr[1] <= high:
+                return True
+    return False
 
 
 def _settled(st, table: tuple, fired: tuple) -> None:
@@ -218,6 +226,7 @@ RUNTIME = {
     "_affordable": _affordable,
     "_spend": _spend,
     "_standing": _standing,
+    "_offers": _offers,
     "_settled": _settled,
     "_no_options": _no_options,
     "_not_a_player": _not_a_player,

@@ -19,6 +19,7 @@ The contract between generated code and this engine (docs/api.md, "The engine's 
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any
 
 import attrs
@@ -83,6 +84,28 @@ class Frame:
     proc: int
     pc: int
     locals: tuple[Any, ...]
+
+
+def _running(st, proc: int, values: tuple) -> bool:
+    """Is a frame of procedure `proc` on the stack with `values` as its first locals (a
+    standing rule running for them)?"""
+    n = len(values)
+    return any(fr[0] == proc and tuple(fr[2][:n]) == values for fr in st.stack)
+
+
+def _offers(st, table: tuple, who: int) -> list:
+    """The standing options player `who` may take now, as values `[name, *values]` (the
+    option's parameters after the player), in declaration order, then the values' order.
+    One is open while its condition holds, one of its `during` procedures is running, and it
+    is not itself running for the same values. `table` is `_OPTIONS`."""
+    out = []
+    for name, proc, test, domains, _room, during in table:
+        if during is not None and not any(fr[0] in during for fr in st.stack):
+            continue
+        for values in product(*[st.players if d is None else d for d in domains]):
+            if test(st, who, *values) and not _running(st, proc, (who, *values)):
+                out.append([name, *values])
+    return out
 
 
 class RulesetFault(Exception):
@@ -167,9 +190,25 @@ class State:
             self.decisions += 1
             if self.trace is not None:
                 self.trace.append(("decision", pending[0], pending[2], option))
+            if option.__class__ is list and self.game.options and self._take_offer(pending, option):
+                return
             run(self, pending[3], option)
             return
         raise self._refusal(option)
+
+    def _take_offer(self, pending, option: list) -> bool:
+        """If `option` is one of the standing options that end the pending list (`_offers`),
+        run its body; the decision it was taken at is asked again once the body is done (a
+        decision always begins a block of its own in such a ruleset)."""
+        table = self.game.options
+        offered = len(_offers(self, table, pending[WHO]))
+        if pending[OPTIONS].index(option) < len(pending[OPTIONS]) - offered:
+            return False
+        _name, proc, _test, _domains, room, _during = next(e for e in table if e[0] == option[0])
+        self.stack[-1][PC] -= 1
+        self.stack.append([proc, 0, [pending[WHO], *option[1:]] + [None] * room])
+        run(self)
+        return True
 
     def _refusal(self, option: Any) -> KnapperError:
         pending = self.pending
@@ -334,6 +373,29 @@ class State:
             if problem is not None:
                 message = f"invariant {invariant.name!r} {problem}"
                 broken.append(diag("K601", message, invariant.span, cite=invariant.cite))
+        return broken + self._unsettled()
+
+    def _unsettled(self) -> list[Diagnostic]:
+        """Standing rules whose condition holds at a decision although they are not running
+        for those values, nor held back by a `simultaneously` block: the engine's promise
+        that they run at once, checked like an invariant."""
+        if not self.game.standing or self.pending is None:
+            return []
+        waiting = [
+            (low, high, fr[1])
+            for fr in self.stack
+            for low, high in self.game.deferred.get(fr[0], ())
+        ]
+        if any(low < pc <= high for low, high, pc in waiting):
+            return []
+        broken = []
+        for name, proc, test, domains, _room in self.game.standing:
+            for values in product(*[self.players if d is None else d for d in domains]):
+                if test(self, *values) and not _running(self, proc, values):
+                    info = self.game.procs[proc]
+                    shown = ", ".join(repr(v) for v in values)
+                    message = f"standing rule {name!r} did not run although it holds for ({shown})"
+                    broken.append(diag("K602", message, info.span, cite=info.cite))
         return broken
 
     def _here(self):

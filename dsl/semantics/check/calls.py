@@ -112,11 +112,16 @@ class Calls:
             if kind in ("proc", "phase", "step") or (kind == "effect" and c.base):
                 # `base(...)` in a replacing effect does the effect it replaces
                 return self.check_args(c, decl, args, scope)
-            if kind == "whenever":
+            if kind in ("whenever", "option"):
+                what = (
+                    "a standing rule: it runs by itself whenever its condition holds"
+                    if kind == "whenever"
+                    else "a standing option: the engine offers it to the player while its "
+                    "condition holds"
+                )
                 self.error(
                     "K236",
-                    f"{c.name!r} is a standing rule: it runs by itself whenever its condition "
-                    "holds, and is never called",
+                    f"{c.name!r} is {what}, and is never called",
                     c.span,
                     hint="move what both need into a proc, and call that",
                 )

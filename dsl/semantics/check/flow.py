@@ -96,7 +96,16 @@ class _Loops(Visitor):
     def __init__(self) -> None:
         self.out: list[Diagnostic] = []
 
-    @on(ast.Proc, ast.Setup, ast.Round, ast.Block, ast.If, ast.Match, ast.MatchArm)
+    @on(
+        ast.Proc,
+        ast.Setup,
+        ast.Round,
+        ast.Block,
+        ast.If,
+        ast.Match,
+        ast.MatchArm,
+        ast.Simultaneously,
+    )
     def inside(self, node, depth: int) -> None:
         """Declarations and statements with blocks (or statements) inside, and no loop."""
         self.visit_children(node, depth)
@@ -141,6 +150,7 @@ class _Loops(Visitor):
         ast.Perform,
         ast.Trigger,
         ast.Pass,
+        ast.Quiet,
     )
     def plain(self, s, depth: int) -> None:
         """Statements with no block inside."""

@@ -300,14 +300,36 @@ class TypeChecker(Calls, Visitor):
         self.block(d.body, scope)
 
     def standing(self, d: ast.Proc, scope: dict[str, Type]) -> None:
-        """A standing rule's condition is a bool that rolls nothing, and the engine can list
-        every value of its parameters (players, a plain enum's values, a table's rows, a
-        map's places) to test it for each."""
+        """A standing rule's or option's condition is a bool that rolls nothing, and the
+        engine can list every value of its parameters (players, a plain enum's values, a
+        table's rows, a map's places) to test it for each. An option's first parameter is
+        the player who may take it; `during` names procedures."""
         assert d.when is not None
         what = f"the condition of {d.name!r}"
         self.expect(self.expr(d.when, dict(scope)), BOOL, d.when.span, what)
         self.no_rolls(d.when, what)
-        for p in d.params:
+        listed_params = d.params
+        if d.kind == "option":
+            first = d.params[0] if d.params else None
+            if first is None or scope[first.name] != PLAYER:
+                self.error(
+                    "K238",
+                    f"the standing option {d.name!r} needs the player who takes it as its "
+                    "first parameter",
+                    first.span if first is not None else d.span,
+                    hint=f"write `option {d.name}(p: player, ...)`",
+                )
+            listed_params = d.params[1:]
+            for name in d.during:
+                if self.sym.kind.get(name) not in ("proc", "phase", "step", "effect"):
+                    self.error(
+                        "K239",
+                        f"`during {name}`: {name!r} is not a procedure of this ruleset",
+                        d.span,
+                        hint=did_you_mean(name, self.procedures())
+                        or "name the phases or steps while which the option is open",
+                    )
+        for p in listed_params:
             t = scope[p.name]
             named = p.type.name if isinstance(p.type, ast.TypeName) else None
             listed = t == PLAYER or (
@@ -323,6 +345,9 @@ class TypeChecker(Calls, Visitor):
                     p.span,
                     hint="give it a player, an enum, a table or a map",
                 )
+
+    def procedures(self) -> list[str]:
+        return [n for n, k in self.sym.kind.items() if k in ("proc", "phase", "step")]
 
     def moment_context(self, d: ast.Proc) -> dict[str, Type]:
         """The parameters of the moment an effect happens at (`at m`): locals of its body."""
@@ -453,6 +478,10 @@ class TypeChecker(Calls, Visitor):
     @on(ast.Repeat)
     def s_Repeat(self, s: ast.Repeat, scope: dict):
         self.expect(self.expr(s.count, scope), INT, s.count.span, "a repeat count")
+        self.block(s.body, scope)
+
+    @on(ast.Simultaneously)
+    def s_Simultaneously(self, s: ast.Simultaneously, scope: dict):
         self.block(s.body, scope)
 
     @on(ast.While)
@@ -600,7 +629,7 @@ class TypeChecker(Calls, Visitor):
         for a in s.args:
             self.expr(a, scope)
 
-    @on(ast.Break, ast.Pass)
+    @on(ast.Break, ast.Pass, ast.Quiet)
     def s_nothing(self, s, scope: dict):
         """Nothing to check."""
 
