@@ -150,7 +150,7 @@ STATEMENT_STRATEGIES = {
     ),
     ast.Break: lambda inner: st.just(ast.Break()),
     ast.Pass: lambda inner: st.just(ast.Pass()),
-    ast.Quiet: lambda inner: st.builds(ast.Quiet, CITES),
+    ast.Quiet: lambda inner: st.builds(ast.Quiet, st.none() | exprs, CITES),
 }
 
 

@@ -154,6 +154,20 @@ def test_random_games_end_and_replay_identically():
             assert len(runs[0][0]) <= players * (3 + 1 + 1 + 2 + 3)
 
 
+def test_quiet_among_asks_only_the_players_listed_in_their_order():
+    text = CASH.replace("  quiet §B6", "  quiet among [player(2), player(1)] §B6")
+    game = compile_text(text, "among.knap")
+    state = new_game(game, players=3, seed=1)
+    for _ in range(3):
+        state.apply(2)
+    # all three may trade; P2 is asked first, then P1, and P3 not at all
+    assert state.decision().player == 1
+    state.apply("go on")
+    assert state.decision().player == 0
+    state.apply("go on")
+    assert state.decision().prompt == "coins to earn"
+
+
 def test_a_ruleset_without_options_asks_nothing_at_a_quiet_point():
     text = CASH.replace(CASH[CASH.index("option cash_in") : CASH.index("phase work")], "")
     state = new_game(compile_text(text, "plain.knap"), players=2, seed=1)

@@ -454,7 +454,12 @@ class Lowerer(Visitor):
         it, idx, who = scope.temp("players"), scope.temp("index"), scope.temp("quiet")
         site = len(self.sites)
         self.sites.append(ChooseSite(QUIET_PROMPT, s.cite, self.current_proc, s.span))
-        b.step(f"L[{it}] = st.players\nL[{idx}] = 0", s.span)
+        if s.who is None:
+            asked = "st.players"
+        else:
+            asked = self.ex.x(s.who, scope)
+            asked = asked if steady(s.who) else f"list({asked})"
+        b.step(f"L[{it}] = {asked}\nL[{idx}] = 0", s.span)
         test = LoopTest(
             before=(f"k = L[{idx}]",),
             done=f"k >= len(L[{it}])",

@@ -536,11 +536,13 @@ class Pass(Statement):
 
 @attrs.frozen
 class Quiet(Statement):
-    """`quiet`: each player in turn may take his standing options (`option`) before play goes
-    on; one who has none is not asked."""
+    """`quiet` or `quiet among ps`: each player in turn (of all, or of the list `ps`) may take
+    his standing options (`option`) before play goes on; one who has none is not asked."""
 
     suspends = True
+    children = ("who",)
 
+    who: Expr | None = None  # the players asked, in order (None: all of them)
     cite: str | None = None
     span: Span = _span()
 

@@ -688,7 +688,8 @@ class _Statements(Visitor):
 
     @on(ast.Quiet)
     def s_Quiet(self, s: ast.Quiet, depth: int, comments) -> str:
-        return f"quiet{cite(s.cite)}"
+        who = f" among {expr(s.who)}" if s.who is not None else ""
+        return f"quiet{who}{cite(s.cite)}"
 
     @on(ast.Pass)
     def s_Pass(self, s: ast.Pass, depth: int, comments) -> str:

@@ -627,7 +627,7 @@ class _Builder(Transformer):
         return ast.Pass(span=self._span(meta))
 
     def quiet_stmt(self, meta, ch):
-        return ast.Quiet(_pick(ch, _Cite), span=self._span(meta))
+        return ast.Quiet(ch[0], _pick(ch[1:], _Cite), span=self._span(meta))
 
     # -------------------------------------------------------------- expressions
     def if_expr(self, meta, ch):

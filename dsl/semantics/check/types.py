@@ -629,7 +629,12 @@ class TypeChecker(Calls, Visitor):
         for a in s.args:
             self.expr(a, scope)
 
-    @on(ast.Break, ast.Pass, ast.Quiet)
+    @on(ast.Quiet)
+    def s_Quiet(self, s: ast.Quiet, scope: dict):
+        if s.who is not None:
+            self.expect(self.expr(s.who, scope), ListOf(PLAYER), s.who.span, "who is asked")
+
+    @on(ast.Break, ast.Pass)
     def s_nothing(self, s, scope: dict):
         """Nothing to check."""
 
