@@ -96,11 +96,26 @@ class Compiler:
 
     def _option(self, option: ast.Proc, index: int, nlocals: list[int], procs: dict) -> tuple:
         """What the engine needs to offer a standing option (`_offers` in
-        interpreter/core/runtime.py): as for a standing rule, whose first parameter is the
-        player, and the procedures named by `during` (None: any time)."""
+        interpreter/core/state.py): as for a standing rule, whose first parameter is the
+        player; the part of the condition that reads the player alone (`guard`), tested once
+        before the other parameters' values are tried; and the procedures named by `during`
+        (None: any time)."""
         name, proc, test, domains, room = self._standing_rule(option, index, nlocals)
+        assert option.when is not None
+        rest = {p.name for p in option.params[1:]}
+        alone = [
+            c
+            for c in _conjuncts(option.when)
+            if not any(isinstance(n, ast.NameRef) and n.name in rest for n in ast.walk(c))
+        ]
+        guard = None
+        if alone and rest:
+            player = option.params[0].name
+            scope = Scope((player,), python_params=True)
+            body = " and ".join(f"({self.exprs.x(c, scope)})" for c in alone)
+            guard = _python(f"lambda st, v_{player}: {body}", self.env, "eval")
         during = frozenset(procs[n] for n in option.during) if option.during else None
-        return (name, proc, test, domains[1:], room, during)
+        return (name, proc, guard, test, domains[1:], room, during)
 
     # ------------------------------------------------------------------ whole program
     def compile(self) -> Game:
@@ -276,6 +291,13 @@ class Compiler:
             return lambda st: 0
         value = self.lam(self.exprs.owned(decl.value, Scope()))
         return lambda st: value(st, [])
+
+
+def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    """The operands of a chain of `and`s, in order (the expression itself if it is none)."""
+    if isinstance(e, ast.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 def _extent(proc: ProcIR, block: tuple[int, ...]) -> Span:

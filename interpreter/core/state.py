@@ -99,8 +99,10 @@ def _offers(st, table: tuple, who: int) -> list:
     One is open while its condition holds, one of its `during` procedures is running, and it
     is not itself running for the same values. `table` is `_OPTIONS`."""
     out = []
-    for name, proc, test, domains, _room, during in table:
+    for name, proc, guard, test, domains, _room, during in table:
         if during is not None and not any(fr[0] in during for fr in st.stack):
+            continue
+        if guard is not None and not guard(st, who):
             continue
         for values in product(*[st.players if d is None else d for d in domains]):
             if test(st, who, *values) and not _running(st, proc, (who, *values)):
@@ -204,7 +206,9 @@ class State:
         offered = len(_offers(self, table, pending[WHO]))
         if pending[OPTIONS].index(option) < len(pending[OPTIONS]) - offered:
             return False
-        _name, proc, _test, _domains, room, _during = next(e for e in table if e[0] == option[0])
+        _name, proc, _guard, _test, _domains, room, _during = next(
+            e for e in table if e[0] == option[0]
+        )
         self.stack[-1][PC] -= 1
         self.stack.append([proc, 0, [pending[WHO], *option[1:]] + [None] * room])
         run(self)
