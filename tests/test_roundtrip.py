@@ -324,6 +324,17 @@ DECLARATION_STRATEGIES = {
         template=st.none() | TEXT,
         when=exprs,
         during=st.lists(NAMES, max_size=2).map(tuple),
+    )
+    | st.builds(
+        ast.Proc,
+        st.just("window"),
+        NAMES,
+        params.filter(lambda ps: len(ps) == 1),
+        blocks,
+        CITES,
+        at=NAMES,
+        who=exprs,
+        side=st.sampled_from(["before", "after"]),
     ),
     ast.Setup: st.builds(ast.Setup, blocks, CITES),
     ast.Round: st.builds(ast.Round, INTS, blocks, CITES),

@@ -134,6 +134,11 @@ class Lowerer(Visitor):
     def proc(self, proc: ast.Proc, depth: int = 0) -> ProcIR:
         context = EFFECT_CONTEXT if proc.kind == "effect" else ()
         given = tuple(p.name for p in self.moment_params(proc))
+        if proc.kind == "window":
+            # called with the moment's values; its parameter takes each player in turn
+            assert proc.who is not None
+            asked = ast.For(proc.params[0].name, proc.who, proc.body, span=proc.span)
+            proc = attrs.evolve(proc, params=(), body=ast.Block((asked,), span=proc.body.span))
         scope = Scope(context + given + tuple(p.name for p in proc.params))
         b = _Builder()
         name = ast.rule_label(proc.name, depth)
@@ -368,8 +373,22 @@ class Lowerer(Visitor):
 
     @on(ast.Trigger)
     def s_Trigger(self, s: ast.Trigger, b, scope):
+        """The moment's `before` windows, what it performs, then its `after` windows."""
+        self._windows(s, "before", b, scope)
+        self._perform_at(s, b, scope)
+        self._windows(s, "after", b, scope)
+
+    def _windows(self, s: ast.Trigger, side: str, b: _Builder, scope: Scope) -> None:
+        args = tuple(self.ex.owned(a, scope) for a in s.args)
+        for w in self.program.get(ast.Proc):
+            if w.kind == "window" and w.at == s.moment and w.side == side:
+                b.add(Call(proc=self.proc_index[(w.name, 0)], args=args, span=s.span))
+
+    def _perform_at(self, s: ast.Trigger, b: _Builder, scope: Scope) -> None:
         """`trigger m for items by p` is `for x in items { perform x.m by p with x }`, with a
         loop variable no ruleset can name."""
+        if isinstance(s.items, ast.ListLit) and not s.items.items:
+            return
         name = f"$moment{len(scope.names)}"
         item = ast.NameRef(name, span=s.span)
         effects = ast.FieldGet(item, s.moment, span=s.span)

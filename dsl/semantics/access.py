@@ -86,7 +86,9 @@ class Access:
                 out |= self.proc_writes(node.name)
             elif isinstance(node, (ast.Perform, ast.Trigger)):
                 for proc in self.program.get(ast.Proc):
-                    if proc.kind == "effect":
+                    if proc.kind == "effect" or (
+                        isinstance(node, ast.Trigger) and proc.kind == "window"
+                    ):
                         out |= self.proc_writes(proc.name)
         return frozenset(out)
 

@@ -802,10 +802,10 @@ class Fn(Node):
 
 @attrs.frozen
 class Proc(Node):
-    children = ("params", "body", "base", "when")
+    children = ("params", "body", "base", "when", "who")
     blocks = ("body",)
 
-    kind: str  # proc | phase | step | effect | whenever | option
+    kind: str  # proc | phase | step | effect | whenever | option | window
     name: str
     params: tuple[ParamDecl, ...]
     body: Block
@@ -827,6 +827,11 @@ class Proc(Node):
     when: Expr | None = None
     # a standing option's `during`: the procedures one of which must be running
     during: tuple[str, ...] = ()
+    # a reaction window (`window w(q: player) for who after m`): the players it asks, in
+    # order (its one parameter takes each in turn), and whether it opens `before` or
+    # `after` what the moment `at` performs
+    who: Expr | None = None
+    side: str | None = None
 
 
 @attrs.frozen

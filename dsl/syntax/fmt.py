@@ -310,6 +310,13 @@ class _Declarations(Visitor):
     def d_Proc(self, d: ast.Proc, comments) -> str:
         text = f" {string(d.template)}" if d.template is not None else ""
         at = f" at {d.at}" if d.at is not None else ""
+        if d.kind == "window":
+            assert d.who is not None
+            head = (
+                f"window {d.name}({params(d.params)}) for {expr(d.who)} {d.side} {d.at}"
+                f"{cite(d.cite)}"
+            )
+            return f"{head} {block(d.body, 0, comments)}"
         head = f"{d.kind} {d.name}({params(d.params)}){at}{text}{cite(d.cite)}"
         if d.during:
             head += f" during {', '.join(d.during)}"
@@ -675,6 +682,8 @@ class _Statements(Visitor):
         given = f"({', '.join(expr(a) for a in s.args)})" if s.args else ""
         by = "" if isinstance(s.player, ast.NoneLit) else f" by {expr(s.player)}"
         by += f" ordered by {expr(s.order)}" if s.order is not None else ""
+        if isinstance(s.items, ast.ListLit) and not s.items.items and not by:
+            return f"raise {s.moment}{given}{cite(s.cite)}"
         return f"trigger {s.moment}{given} for {expr(s.items)}{by}{cite(s.cite)}"
 
     @on(ast.Perform)

@@ -401,6 +401,22 @@ class _Builder(Transformer):
             during=tuple(during) if during is not None else (),
         )
 
+    def window_decl(self, meta, ch):
+        return ast.Proc(
+            "window",
+            str(ch[0]),
+            (ch[1],),
+            ch[-1],
+            _pick(ch[5:], _Cite),
+            span=self._span(meta),
+            at=str(ch[4]),
+            who=ch[2],
+            side=str(ch[3]),
+        )
+
+    def window_side(self, meta, ch):
+        return str(ch[0])
+
     def option_during(self, meta, ch):
         return _During(tuple(str(n) for n in ch))
 
@@ -594,6 +610,18 @@ class _Builder(Transformer):
             span=self._span(meta),
             args=tuple(args),
             order=order.who if order is not None else None,
+        )
+
+    def raise_stmt(self, meta, ch):
+        """`raise m(args)`: a trigger of m for no items, by nobody: its windows open."""
+        span = self._span(meta)
+        return ast.Trigger(
+            str(ch[0]),
+            ast.ListLit((), span=span),
+            ast.NoneLit(span=span),
+            _pick(ch[1:], _Cite),
+            span=span,
+            args=tuple(_pick(ch, _Args, _Args())),
         )
 
     def trigger_args(self, meta, ch):

@@ -392,14 +392,15 @@ def _calls(node) -> set[str]:
 
 def reachable(program: Program) -> set[str]:
     """The procedures and functions that setup, the round, the score, an invariant, a
-    standing rule (which runs by itself) or a standing option (which the engine offers) can
-    reach, directly or through one another (and through table cells and parameters)."""
+    standing rule (which runs by itself), a standing option (which the engine offers) or a
+    window (which its moment opens) can reach, directly or through one another (and through
+    table cells and parameters)."""
     callable_ = {d.name: d for d in program.decls.values() if isinstance(d, (ast.Proc, ast.Fn))}
     todo = set()
     for decl in program.decls.values():
         if isinstance(decl, (*ROOTS, ast.Table, ast.Param, ast.Var, ast.Pool)):
             todo |= _calls(decl)
-        elif isinstance(decl, ast.Proc) and decl.kind in ("whenever", "option"):
+        elif isinstance(decl, ast.Proc) and decl.kind in ("whenever", "option", "window"):
             todo.add(decl.name)
     seen: set[str] = set()
     while todo:

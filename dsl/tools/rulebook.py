@@ -53,6 +53,7 @@ def render_rulebook(program: Program, base: Program | None = None) -> str:
     _effects(page, program, walk)
     _standing(page, program, walk)
     _options(page, program, walk)
+    _windows(page, program, walk)
     _others(page, program, walk)
     parts.derived_values(page, program)
     parts.components(page, program)
@@ -384,6 +385,25 @@ def _options(page: Page, program: Program, walk: _Walk) -> None:
         "Standing options",
         "Moves a player may make at any time: each is offered with every decision he faces, "
         "and at the quiet points, while it is open.",
+        line,
+    )
+
+
+def _windows(page: Page, program: Program, walk: _Walk) -> None:
+    """Every reaction window: the moment that opens it and whom it asks, then what it does."""
+
+    def line(proc: ast.Proc) -> str | None:
+        who = f"`{expr(proc.who)}`" if proc.who is not None else ""
+        return f"Opens {proc.side} every `{proc.at}`, for each of {who} in turn."
+
+    _procs_of_kind(
+        page,
+        program,
+        walk,
+        "window",
+        "Reaction windows",
+        "Where other players may answer while something happens: each window opens by "
+        "itself at its moment.",
         line,
     )
 

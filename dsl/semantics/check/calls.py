@@ -112,13 +112,13 @@ class Calls:
             if kind in ("proc", "phase", "step") or (kind == "effect" and c.base):
                 # `base(...)` in a replacing effect does the effect it replaces
                 return self.check_args(c, decl, args, scope)
-            if kind in ("whenever", "option"):
-                what = (
-                    "a standing rule: it runs by itself whenever its condition holds"
-                    if kind == "whenever"
-                    else "a standing option: the engine offers it to the player while its "
-                    "condition holds"
-                )
+            if kind in ("whenever", "option", "window"):
+                what = {
+                    "whenever": "a standing rule: it runs by itself whenever its condition holds",
+                    "option": "a standing option: the engine offers it to the player while "
+                    "its condition holds",
+                    "window": "a window: it opens by itself at every trigger of its moment",
+                }[kind]
                 self.error(
                     "K236",
                     f"{c.name!r} is {what}, and is never called",

@@ -294,6 +294,9 @@ class TypeChecker(Calls, Visitor):
         scope: dict[str, Type] = {p.name: self.type_of(p.type) for p in d.params}
         if d.kind == "effect":
             scope = self.context(d) | self.moment_context(d) | scope
+        if d.kind == "window":
+            scope = self.moment_context(d) | scope
+            self.window(d, scope)
         if d.when is not None:
             self.standing(d, scope)
         self.given(d)
@@ -345,6 +348,21 @@ class TypeChecker(Calls, Visitor):
                     p.span,
                     hint="give it a player, an enum, a table or a map",
                 )
+
+    def window(self, d: ast.Proc, scope: dict[str, Type]) -> None:
+        """A window's one parameter is the player it asks, taken in turn from its `for`
+        list, which the moment's values may compute."""
+        assert d.who is not None
+        q = d.params[0]
+        if scope[q.name] != PLAYER:
+            self.error(
+                "K238",
+                f"the window {d.name!r} asks players: its parameter must be a player",
+                q.span,
+                hint=f"write `window {d.name}({q.name}: player) for ...`",
+            )
+        outer = {n: t for n, t in scope.items() if n != q.name}
+        self.expect(self.expr(d.who, outer), ListOf(PLAYER), d.who.span, "who the window asks")
 
     def procedures(self) -> list[str]:
         return [n for n, k in self.sym.kind.items() if k in ("proc", "phase", "step")]
