@@ -338,7 +338,9 @@ DECLARATION_STRATEGIES = {
     ),
     ast.Setup: st.builds(ast.Setup, blocks, CITES),
     ast.Round: st.builds(ast.Round, INTS, blocks, CITES),
-    ast.Score: st.builds(ast.Score, NAMES, exprs, CITES),
+    ast.Outcome: st.builds(
+        ast.Outcome, st.sampled_from(["score", "role", "result"]), NAMES, exprs, CITES
+    ),
     ast.Invariant: st.builds(ast.Invariant, NAMES, exprs, CITES),
     ast.Moment: st.builds(ast.Moment, NAMES, st.none() | TEXT, CITES, params=params),
     ast.Note: st.builds(

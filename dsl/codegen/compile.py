@@ -201,10 +201,11 @@ class Compiler:
             InvariantInfo(inv.name, inv.cite, inv.span, self.lam(x(inv.value, Scope())))
             for inv in self.program.get(ast.Invariant)
         )
-        score_decl = self.program.one(ast.Score)
-        score = None
-        if score_decl is not None:
-            score = self.lam(x(score_decl.value, Scope((score_decl.param,))))
+        # what a finished game says of each player, by kind: score, role, result
+        outcomes = {
+            d.kind: self.lam(x(d.value, Scope((d.param,)))) for d in self.program.get(ast.Outcome)
+        }
+        score = outcomes.get("score")
         notes = tuple(
             NoteInfo(n.kind, n.name, n.text, n.cite, n.span, n.also)
             for n in self.program.get(ast.Note)
@@ -230,6 +231,8 @@ class Compiler:
             adjacency={k: tuple(v) for k, v in sym.adjacency.items()},
             invariants=invariants,
             score=score,
+            role=outcomes.get("role"),
+            result=outcomes.get("result"),
             notes=notes,
             params=dict(sym.params),
             fingerprint=fingerprint(self.program),

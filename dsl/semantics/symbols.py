@@ -231,7 +231,7 @@ class _Binder(Visitor):
         ast.Bound,
         ast.Setup,
         ast.Round,
-        ast.Score,
+        ast.Outcome,
         ast.Invariant,
         ast.Note,
     )

@@ -856,9 +856,13 @@ class Round(Node):
 
 
 @attrs.frozen
-class Score(Node):
+class Outcome(Node):
+    """`score(p) = ...`, `role(p) = ...` or `result(p) = ...`: what a finished game says of
+    each player (an int; the role he plays; a named result, an enum value or a row)."""
+
     children = ("value",)
 
+    kind: str  # score | role | result
     param: str
     value: Expr
     cite: str | None
@@ -919,7 +923,7 @@ Decl = Union[
     Proc,
     Setup,
     Round,
-    Score,
+    Outcome,
     Invariant,
     Note,
     Moment,
@@ -1067,6 +1071,8 @@ def decl_key(decl: Decl) -> str:
     name = decl_name(decl)
     if name is not None:
         return name
+    if isinstance(decl, Outcome):
+        return f"{decl.kind}()"  # never a name: `role` may also name an enum
     return type(decl).__name__.lower()
 
 

@@ -334,9 +334,9 @@ class _Declarations(Visitor):
     def d_Round(self, d: ast.Round, comments) -> str:
         return f"round max {d.max}{cite(d.cite)} {block(d.body, 0, comments)}"
 
-    @on(ast.Score)
-    def d_Score(self, d: ast.Score, comments) -> str:
-        return f"score({d.param}){cite(d.cite)} = {expr(d.value)}"
+    @on(ast.Outcome)
+    def d_Outcome(self, d: ast.Outcome, comments) -> str:
+        return f"{d.kind}({d.param}){cite(d.cite)} = {expr(d.value)}"
 
     @on(ast.Invariant)
     def d_Invariant(self, d: ast.Invariant, comments) -> str:

@@ -448,7 +448,12 @@ class _Builder(Transformer):
         return ast.Round(int(ch[0]), _pick(ch, ast.Block), _pick(ch, _Cite), span=self._span(meta))
 
     def outcome_decl(self, meta, ch):
-        return ast.Score(str(ch[0]), ch[-1], _pick(ch, _Cite), span=self._span(meta))
+        return ast.Outcome(
+            str(ch[0]), str(ch[1]), ch[-1], _pick(ch[2:], _Cite), span=self._span(meta)
+        )
+
+    def outcome_kind(self, meta, ch):
+        return str(ch[0])
 
     def invariant_decl(self, meta, ch):
         return ast.Invariant(str(ch[0]), ch[-1], _pick(ch, _Cite), span=self._span(meta))

@@ -122,7 +122,7 @@ class _Changed(Visitor):
         ast.Fn,
         ast.Proc,
         ast.Setup,
-        ast.Score,
+        ast.Outcome,
         ast.Invariant,
         ast.Moment,
     )

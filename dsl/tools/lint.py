@@ -23,7 +23,7 @@ from dsl.syntax.visitor import Visitor, on
 from dsl.tools.lint_costs import cost_findings
 from dsl.tools.sources import SourceText, normalise, split_cite
 
-ROOTS = (ast.Setup, ast.Round, ast.Score, ast.Invariant)
+ROOTS = (ast.Setup, ast.Round, ast.Outcome, ast.Invariant)
 # checker warnings that lint lists under its own codes
 RELISTED = {"K240": "K807", "K241": "K808", "K242": "K805"}
 
@@ -367,7 +367,7 @@ class _Setters(Visitor):
         ast.Proc,
         ast.Setup,
         ast.Round,
-        ast.Score,
+        ast.Outcome,
         ast.Invariant,
         ast.Note,
         ast.Moment,

@@ -330,11 +330,13 @@ def _end(page: Page, program: Program, walk: _Walk) -> None:
         )
     if ends:
         page.add("The game ends:", "", *ends, "")
-    score = program.one(ast.Score)
-    if score is not None:
-        cite = f" ({section(score.cite)})" if score.cite else ""
-        page.add(f"The score of a player {code(score.param)}{cite}: {code(expr(score.value))}.")
-        text = comment_of(score, program)
+    for outcome in program.get(ast.Outcome):
+        cite = f" ({section(outcome.cite)})" if outcome.cite else ""
+        page.add(
+            f"The {outcome.kind} of a player {code(outcome.param)}{cite}: "
+            f"{code(expr(outcome.value))}."
+        )
+        text = comment_of(outcome, program)
         if text:
             page.add("", plain(text))
         page.add("")

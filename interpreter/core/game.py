@@ -132,7 +132,7 @@ class Game:
     tables: dict[str, tuple[str, ...]]
     adjacency: dict[str, tuple[str, ...]]
     invariants: tuple[InvariantInfo, ...]
-    score: Callable | None
+    score: Callable | None  # (state, [player]) -> int; `role` and `result` likewise
     notes: tuple[NoteInfo, ...]
     params: dict[str, Any]
     fingerprint: str
@@ -143,6 +143,8 @@ class Game:
     # procedure (`_standing` in interpreter/core/runtime.py)
     standing: tuple = attrs.field(default=(), eq=False, repr=False)
     options: tuple = attrs.field(default=(), eq=False, repr=False)  # `_offers`' table
+    role: Callable | None = attrs.field(default=None, eq=False, repr=False)
+    result: Callable | None = attrs.field(default=None, eq=False, repr=False)
     deferred: dict[int, tuple[tuple[int, int], ...]] = attrs.field(
         factory=dict, eq=False, repr=False
     )

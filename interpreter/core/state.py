@@ -255,17 +255,37 @@ class State:
         scores = None
         score = self.game.score
         if score is not None:
-            where = self.game.span_of("score")
+            where = self.game.span_of("score()")
             scores = [
                 _rules_code(self, "the score", where, lambda p=p: score(self, [p]))
                 for p in range(self.n)
             ]
-        return {
+        out: dict[str, Any] = {
             "winners": list(self.winners),
             "scores": scores,
             "decisions": self.decisions,
             "rounds": self.rounds,
         }
+        if self.game.result is not None:
+            out["results"] = self._per_player("result", self.game.result)
+        if self.game.role is not None:
+            roles = self._per_player("role", self.game.role)
+            out["roles"] = {
+                role: {
+                    "seats": [p for p in range(self.n) if roles[p] == role],
+                    "won": any(roles[p] == role for p in self.winners),
+                }
+                for role in dict.fromkeys(roles)
+            }
+        return out
+
+    def _per_player(self, kind: str, fn: Any) -> list:
+        """A `role(p)` or `result(p)` of every player (an enum value, a row id, or None)."""
+        where = self.game.span_of(f"{kind}()")
+        return [
+            _rules_code(self, f"the {kind}", where, lambda p=p: fn(self, [p]))
+            for p in range(self.n)
+        ]
 
     def clone(self) -> State:
         """An independent copy: nothing the original does later changes it, nor the reverse.

@@ -180,7 +180,7 @@ class _Loops(Visitor):
         ast.Pool,
         ast.ParamDecl,
         ast.Fn,
-        ast.Score,
+        ast.Outcome,
         ast.Invariant,
         ast.Note,
         ast.Moment,

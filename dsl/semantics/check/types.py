@@ -392,9 +392,19 @@ class TypeChecker(Calls, Visitor):
     def d_Round(self, d: ast.Round):
         self.block(d.body, {})
 
-    @on(ast.Score)
-    def d_Score(self, d: ast.Score):
-        self.expect(self.expr(d.value, {d.param: PLAYER}), INT, d.value.span, "a score")
+    @on(ast.Outcome)
+    def d_Outcome(self, d: ast.Outcome):
+        t = self.expr(d.value, {d.param: PLAYER})
+        if d.kind == "score":
+            self.expect(t, INT, d.value.span, "a score")
+        elif not (isinstance(t, Named) and t.kind in ("enum", "record")) and t not in (ANY, NONE):
+            self.error(
+                "K204",
+                f"a {d.kind} names what a player is or reached: an enum value or a table's "
+                f"row, not {show(t)}",
+                d.value.span,
+                hint="declare an enum of them (or a table with a row each) and name one",
+            )
 
     @on(ast.Invariant)
     def d_Invariant(self, d: ast.Invariant):
