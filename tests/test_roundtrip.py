@@ -164,7 +164,7 @@ blocks = st.recursive(
     max_leaves=6,
 )
 keys = st.lists(st.one_of(*KEY_STRATEGIES.values()), max_size=2).map(tuple)
-visibility = st.sampled_from(["public", "owner", "hidden"])
+visibility = st.sampled_from(["public", "owner", "hidden", "top"])
 params = st.lists(st.builds(ast.ParamDecl, NAMES, types), max_size=2).map(tuple)
 
 

@@ -104,6 +104,13 @@ def _perturb(value):
     return None if value is not None else 0
 
 
+def _under_top(zone: list) -> list:
+    """The same zone with everything under its top (last) entry changed."""
+    return (
+        _perturb(zone[:-1]) + zone[-1:] if len(zone) > 2 else [None] * (len(zone) - 1) + zone[-1:]
+    )
+
+
 def hidden_changes(state):
     """Yield (description, changed state, who must not notice) for each hidden fact."""
     for spec in state.game.vars:
@@ -114,6 +121,13 @@ def hidden_changes(state):
             other = state.clone()
             other.g[spec.slot] = [_perturb(v) for v in value] if spec.domains else _perturb(value)
             yield spec.name, other, range(state.n)
+        elif spec.visibility == "top":
+            # everything under the top entry is hidden from everyone
+            other = state.clone()
+            other.g[spec.slot] = (
+                [_under_top(v) for v in value] if spec.domains else _under_top(value)
+            )
+            yield f"what lies under the top of {spec.name}", other, range(state.n)
         else:
             per_seat = len(value) // len(spec.domains[0])
             for owner in range(state.n):

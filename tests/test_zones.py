@@ -67,3 +67,43 @@ def test_pools_count_each_kind():
     state = play("disks[player(1), black] -= 2\ndisks[player(2), white] += 1")
     assert [state.get("disks", 0, c) for c in ("orange", "white", "black")] == [5, 5, 3]
     assert [state.get("disks", 1, c) for c in ("orange", "white", "black")] == [5, 6, 5]
+
+
+PILE = """
+ruleset "pile"
+players 2
+zone discard: pile of int visible top
+zone hand[player]: hand of int visible owner
+setup {
+  for i in range(1, 6) { add i to discard }
+}
+round max 1 {
+  let c = choose player(1) from [x for x in discard if x != last(discard)]
+    as "take a card back from under the top"
+  move c from discard to hand[player(1)]
+  let done = ask player(2) from ["ok"] as "go on"
+  end game winners []
+}
+"""
+
+
+def test_a_zone_visible_top_shows_its_top_and_size_and_nothing_under_it():
+    game = compile_text(PILE, "pile.knap")
+    views = []
+    for taken in (1, 3):
+        state = new_game(game, players=2)
+        assert state.observation(1)["vars"]["discard"] == {"top": 5, "size": 5}
+        state.apply(taken)
+        views.append(state.observation(1)["vars"])
+        assert state.observation(0)["vars"]["hand"][0] == [taken]
+    # whichever card P1 took from inside the pile, P2 sees the same
+    assert views[0] == views[1]
+    assert views[0]["discard"] == {"top": 5, "size": 4}
+
+
+def test_only_a_zone_may_be_visible_top():
+    from dsl.errors import CheckProblem
+
+    with pytest.raises(CheckProblem) as err:
+        compile_text(PILE.replace("zone discard: pile of int", "var discard: list of int = []"))
+    assert "K216" in str(err.value)

@@ -15,7 +15,12 @@ from dsl.tools.comments import comment_of, trailing_comment
 from dsl.tools.rulebook_md import Page, code, link, plain, section, sections, table
 from interpreter.core.game import phrase_text
 
-VISIBLE = {"public": "everyone", "owner": "its owner", "hidden": "nobody"}
+VISIBLE = {
+    "public": "everyone",
+    "owner": "its owner",
+    "hidden": "nobody",
+    "top": "everyone: its top and its size",
+}
 NOTE_KINDS = (
     ("deviation", "Deviations", "where the executable rules knowingly depart from the book"),
     ("contradiction", "Contradictions", "where the book disagrees with itself"),

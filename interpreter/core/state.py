@@ -316,7 +316,8 @@ class State:
         """What `player` may see (None: a spectator, who sees only public information).
 
         Variables visible to their owner show only the observer's own entries; hidden ones
-        show only the sizes of lists. The pending decision's options go only to its decider.
+        show only the sizes of lists; a zone `visible top` shows its last entry and its size.
+        The pending decision's options go only to its decider.
         """
         view: dict[str, Any] = {}
         for spec in self.game.vars:
@@ -331,6 +332,8 @@ class State:
                     copy_deep(value[i]) if i // per_seat == player else _masked(value[i])
                     for i in range(len(value))
                 ]
+            elif spec.visibility == "top":
+                view[spec.name] = [_topped(v) for v in value] if spec.domains else _topped(value)
             else:
                 view[spec.name] = [_masked(v) for v in value] if spec.domains else _masked(value)
         decision = None
@@ -464,6 +467,11 @@ def _masked(value):
     if isinstance(value, list):
         return {"hidden": len(value)}
     return {"hidden": True}
+
+
+def _topped(value: list) -> dict:
+    """A zone seen from above: its top (last) entry and how many it holds."""
+    return {"top": copy_deep(value[-1]) if value else None, "size": len(value)}
 
 
 def copy_deep(value):

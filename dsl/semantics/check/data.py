@@ -212,6 +212,15 @@ def check_data(program, symbols: Symbols) -> list[Diagnostic]:
                         + "]`",
                     )
                 )
+        if isinstance(decl, (ast.Var, ast.Pool)) and decl.visibility == "top":
+            out.append(
+                diag(
+                    "K216",
+                    f"{decl.name!r}: only a zone has a top to show (`visible top`)",
+                    decl.span,
+                    hint="make it a zone (a pile or a deck), or choose public, owner or hidden",
+                )
+            )
         if isinstance(decl, ast.Zone) and decl.kind == "row" and not decl.size:
             out.append(diag("K226", "a row zone needs a size: `row 6 of ...`", decl.span))
         if isinstance(decl, ast.Pool) and _carries(symbols, decl.enum):
