@@ -66,8 +66,8 @@ class Pending:
     """The decision a state waits for, as the engine holds it: who decides, the legal options
     (this record's own copy: never a list the state holds), the `choose` that asks (`site`,
     an index into `game.sites`) and the local slot of the waiting frame that receives the
-    answer. `reoffer`: the decision may be offered again once answered (reaction windows,
-    standing options); no construct makes one yet, so it is always False and not saved."""
+    answer. `reoffer` is always False and not saved: a decision taken for a standing option
+    is asked again by the engine (`State._take_offer`), not by the record."""
 
     who: int
     options: tuple[Any, ...]
