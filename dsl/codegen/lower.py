@@ -287,22 +287,43 @@ class Lowerer(Visitor):
         """A loop whose body is a block of statements."""
         self._loop(b, test, lambda: self.block(body, b, scope), body.span)
 
-    @on(ast.For)
-    def s_For(self, s: ast.For, b, scope):
+    def _for_each(
+        self,
+        b: _Builder,
+        scope: Scope,
+        walked: str,
+        bind: Callable[[str], str],
+        body: Callable[[], None],
+        spans: tuple[Span, Span, Span],
+    ) -> None:
+        """A loop over the list `walked` (kept in a local): `bind(item)` is the line that
+        gives each item to the body. `spans`: of the list, of the loop, of its body."""
         it, idx = scope.temp("items"), scope.temp("index")
-        items = self.ex.x(s.iter, scope)
-        walked = items if steady(s.iter) else f"list({items})"
-        b.step(f"L[{it}] = {walked}\nL[{idx}] = 0", s.iter.span)
-        var = scope.slot(s.name)
+        listed, loop, inner = spans
+        b.step(f"L[{it}] = {walked}\nL[{idx}] = 0", listed)
         test = LoopTest(
             before=(f"k = L[{idx}]",),
             done=f"k >= len(L[{it}])",
-            after=(f"L[{var}] = {self.ex.item(s.iter, f'L[{it}][k]')}", f"L[{idx}] = k + 1"),
+            after=(bind(f"L[{it}][k]"), f"L[{idx}] = k + 1"),
             exit=b.label(),
             again=NEXT,
-            span=s.span,
+            span=loop,
         )
-        self._loop_over(b, test, s.body, scope)
+        self._loop(b, test, body, inner)
+
+    @on(ast.For)
+    def s_For(self, s: ast.For, b, scope):
+        items = self.ex.x(s.iter, scope)
+        walked = items if steady(s.iter) else f"list({items})"
+        # the loop variable's slot comes after the loop's own (`bind` runs after them)
+        self._for_each(
+            b,
+            scope,
+            walked,
+            lambda item: f"L[{scope.slot(s.name)}] = {self.ex.item(s.iter, item)}",
+            lambda: self.block(s.body, b, scope),
+            (s.iter.span, s.span, s.body.span),
+        )
 
     @on(ast.Repeat)
     def s_Repeat(self, s: ast.Repeat, b, scope):
@@ -470,7 +491,7 @@ class Lowerer(Visitor):
         """Each player in turn, if he has standing options: those, or going on."""
         if not self.offering:
             return
-        it, idx, who = scope.temp("players"), scope.temp("index"), scope.temp("quiet")
+        who, answer = scope.temp("quiet"), scope.temp("answer")
         site = len(self.sites)
         self.sites.append(ChooseSite(QUIET_PROMPT, s.cite, self.current_proc, s.span))
         if s.who is None:
@@ -478,15 +499,6 @@ class Lowerer(Visitor):
         else:
             asked = self.ex.x(s.who, scope)
             asked = asked if steady(s.who) else f"list({asked})"
-        b.step(f"L[{it}] = {asked}\nL[{idx}] = 0", s.span)
-        test = LoopTest(
-            before=(f"k = L[{idx}]",),
-            done=f"k >= len(L[{it}])",
-            after=(f"L[{who}] = L[{it}][k]", f"L[{idx}] = k + 1"),
-            exit=b.label(),
-            again=NEXT,
-            span=s.span,
-        )
 
         def ask() -> None:
             b.place(b.label())
@@ -497,7 +509,7 @@ class Lowerer(Visitor):
                     only="o[0]",
                     player=f"L[{who}]",
                     site=site,
-                    slot=scope.temp("answer"),
+                    slot=answer,
                     ask=False,
                     offers=True,
                     quiet=True,
@@ -505,7 +517,9 @@ class Lowerer(Visitor):
                 )
             )
 
-        self._loop(b, test, ask, s.span)
+        self._for_each(
+            b, scope, asked, lambda item: f"L[{who}] = {item}", ask, (s.span, s.span, s.span)
+        )
 
     @on(ast.CallStmt)
     def s_CallStmt(self, s: ast.CallStmt, b, scope):
