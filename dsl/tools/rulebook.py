@@ -11,6 +11,7 @@ signature, with its decisions, dice, calls and ends listed from its body.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +51,8 @@ def render_rulebook(program: Program, base: Program | None = None) -> str:
     _setup(page, program, walk)
     _round(page, program, walk)
     _end(page, program, walk)
-    _effects(page, program, walk)
-    _standing(page, program, walk)
-    _options(page, program, walk)
-    _windows(page, program, walk)
+    for kind, heading, intro, line in _PROC_SECTIONS:
+        _procs_of_kind(page, program, walk, kind, heading, intro, line)
     _others(page, program, walk)
     parts.derived_values(page, program)
     parts.components(page, program)
@@ -342,72 +341,50 @@ def _end(page: Page, program: Program, walk: _Walk) -> None:
         page.add("")
 
 
-def _effects(page: Page, program: Program, walk: _Walk) -> None:
-    """Every effect: the text a card's cell shows, then the rule that does it."""
-    _procs_of_kind(
-        page,
-        program,
-        walk,
+def _option_line(proc: ast.Proc) -> str:
+    words = f"Offered as: {plain(proc.template)}. " if proc.template is not None else ""
+    during = f" during {', '.join(proc.during)}" if proc.during else ""
+    when = f"`{expr(proc.when)}`" if proc.when is not None else ""
+    return f"{words}Open{during} while {when}."
+
+
+def _window_line(proc: ast.Proc) -> str:
+    who = f"`{expr(proc.who)}`" if proc.who is not None else ""
+    return f"Opens {proc.side} every `{proc.at}`, for each of {who} in turn."
+
+
+# The sections of procedures of one kind, in page order: the kind, the heading, what the
+# section is, and the line each rule gets before what it does (None: none)
+_PROC_SECTIONS: tuple[tuple[str, str, str, Callable[[ast.Proc], str | None]], ...] = (
+    (
         "effect",
         "Effects",
         "The words the cards' cells are written in: each effect's text (`{name}` is where "
         "an argument goes), then what it does.",
         lambda proc: f"Text: {plain(proc.template)}" if proc.template is not None else None,
-    )
-
-
-def _standing(page: Page, program: Program, walk: _Walk) -> None:
-    """Every standing rule: when it runs, then what it does."""
-    _procs_of_kind(
-        page,
-        program,
-        walk,
+    ),
+    (
         "whenever",
         "Standing rules",
         "Rules that hold all the time: each runs by itself, at once, whenever its condition "
         "holds, as soon as a change makes it hold.",
         lambda proc: f"Whenever: `{expr(proc.when)}`" if proc.when is not None else None,
-    )
-
-
-def _options(page: Page, program: Program, walk: _Walk) -> None:
-    """Every standing option: what the player is offered and when, then what it does."""
-
-    def line(proc: ast.Proc) -> str | None:
-        words = f"Offered as: {plain(proc.template)}. " if proc.template is not None else ""
-        during = f" during {', '.join(proc.during)}" if proc.during else ""
-        when = f"`{expr(proc.when)}`" if proc.when is not None else ""
-        return f"{words}Open{during} while {when}."
-
-    _procs_of_kind(
-        page,
-        program,
-        walk,
+    ),
+    (
         "option",
         "Standing options",
         "Moves a player may make at any time: each is offered with every decision he faces, "
         "and at the quiet points, while it is open.",
-        line,
-    )
-
-
-def _windows(page: Page, program: Program, walk: _Walk) -> None:
-    """Every reaction window: the moment that opens it and whom it asks, then what it does."""
-
-    def line(proc: ast.Proc) -> str | None:
-        who = f"`{expr(proc.who)}`" if proc.who is not None else ""
-        return f"Opens {proc.side} every `{proc.at}`, for each of {who} in turn."
-
-    _procs_of_kind(
-        page,
-        program,
-        walk,
+        _option_line,
+    ),
+    (
         "window",
         "Reaction windows",
         "Where other players may answer while something happens: each window opens by "
         "itself at its moment.",
-        line,
-    )
+        _window_line,
+    ),
+)
 
 
 def _procs_of_kind(page: Page, program: Program, walk: _Walk, kind, heading, intro, line):

@@ -8,10 +8,17 @@ the only things that code calls besides Python itself.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import product
 
 from interpreter.core import rng as _rng
-from interpreter.core.state import END, RulesetFault, _offers, _running, copy_deep
+from interpreter.core.state import (
+    END,
+    RulesetFault,
+    _offers,
+    _parameter_values,
+    _running,
+    _waiting_inside,
+    copy_deep,
+)
 
 
 def _die(st, sides: int) -> int:
@@ -115,23 +122,15 @@ def _standing(st, table: tuple, defer: dict, rules: tuple[int, ...]):
     `_DEFER` (see `dsl.codegen.compile`)."""
     for r in rules:
         _name, proc, test, domains, room = table[r]
-        for values in product(*[st.players if d is None else d for d in domains]):
+        for values in _parameter_values(st, domains):
             if test(st, *values) and not _running(st, proc, values):
-                if defer and _deferred(st, defer):
+                # the running frame's own position is not kept up to date, and its tests
+                # inside a block are left out anyway: only the frames below it count
+                if defer and _waiting_inside(st.stack[:-1], defer):
                     return None
                 st.stack.append([proc, 0, list(values) + [None] * room])
                 return (r, values)
     return None
-
-
-def _deferred(st, defer: dict) -> bool:
-    """Does a frame below the running one wait inside a `simultaneously` block? (The running
-    frame's own position is not kept up to date; its tests inside the block are left out.)"""
-    for fr in st.stack[:-1]:
-        for low, high in defer.get(fr[0], ()):
-            if low < fr[1] <= high:
-                return True
-    return False
 
 
 def _settled(st, table: tuple, fired: tuple) -> None:

@@ -86,6 +86,22 @@ class Frame:
     locals: tuple[Any, ...]
 
 
+def _parameter_values(st, domains: tuple):
+    """Every combination of values of a standing rule's or option's listed parameters (a
+    domain of None is the players)."""
+    return product(*[st.players if d is None else d for d in domains])
+
+
+def _waiting_inside(frames, deferred: dict) -> bool:
+    """Does one of `frames` wait at a position inside a `simultaneously` block (`deferred`:
+    by procedure, the block positions each such block spans)?"""
+    for fr in frames:
+        for low, high in deferred.get(fr[0], ()):
+            if low < fr[1] <= high:
+                return True
+    return False
+
+
 def _running(st, proc: int, values: tuple) -> bool:
     """Is a frame of procedure `proc` on the stack with `values` as its first locals (a
     standing rule running for them)?"""
@@ -104,7 +120,7 @@ def _offers(st, table: tuple, who: int) -> list:
             continue
         if guard is not None and not guard(st, who):
             continue
-        for values in product(*[st.players if d is None else d for d in domains]):
+        for values in _parameter_values(st, domains):
             if test(st, who, *values) and not _running(st, proc, (who, *values)):
                 out.append([name, *values])
     return out
@@ -252,14 +268,8 @@ class State:
     def outcome(self) -> dict | None:
         if self.winners is None:
             return None
-        scores = None
         score = self.game.score
-        if score is not None:
-            where = self.game.span_of("score()")
-            scores = [
-                _rules_code(self, "the score", where, lambda p=p: score(self, [p]))
-                for p in range(self.n)
-            ]
+        scores = self._per_player("score", score) if score is not None else None
         out: dict[str, Any] = {
             "winners": list(self.winners),
             "scores": scores,
@@ -280,7 +290,7 @@ class State:
         return out
 
     def _per_player(self, kind: str, fn: Any) -> list:
-        """A `role(p)` or `result(p)` of every player (an enum value, a row id, or None)."""
+        """The `score(p)`, `role(p)` or `result(p)` of every player."""
         where = self.game.span_of(f"{kind}()")
         return [
             _rules_code(self, f"the {kind}", where, lambda p=p: fn(self, [p]))
@@ -406,18 +416,16 @@ class State:
         """Standing rules whose condition holds at a decision although they are not running
         for those values, nor held back by a `simultaneously` block: the engine's promise
         that they run at once, checked like an invariant."""
-        if not self.game.standing or self.pending is None:
-            return []
-        waiting = [
-            (low, high, fr[1])
-            for fr in self.stack
-            for low, high in self.game.deferred.get(fr[0], ())
-        ]
-        if any(low < pc <= high for low, high, pc in waiting):
+        # at a decision every frame's position is up to date, the waiting one's too
+        if (
+            not self.game.standing
+            or self.pending is None
+            or _waiting_inside(self.stack, self.game.deferred)
+        ):
             return []
         broken = []
         for name, proc, test, domains, _room in self.game.standing:
-            for values in product(*[self.players if d is None else d for d in domains]):
+            for values in _parameter_values(self, domains):
                 if test(self, *values) and not _running(self, proc, values):
                     info = self.game.procs[proc]
                     shown = ", ".join(repr(v) for v in values)
