@@ -27,6 +27,7 @@ from dsl.pipeline import load_program
 from dsl.resources import rulesets_root
 from dsl.semantics.resolve import find_ruleset
 from dsl.syntax import ast
+from dsl.syntax.fmt import format_text
 from dsl.syntax.parse import parse
 from dsl.tools.comments import split_comment
 from dsl.tools.lint import Reconstructed, ReconstructedMap
@@ -38,11 +39,13 @@ FILES = sorted(rulesets_root().rglob("*.knap"))
 WORD = re.compile(r"\breconstructed\b", re.IGNORECASE)
 
 # Tables whose every row the rulesets declare authored, with where they say so: a note's
-# name, or `None` when the comment above the table says it.
+# name, TABLE when the table's own `reconstructed "why"` says it, or `None` when the
+# comment above the table says it.
+TABLE = "the table's marker"
 AUTHORED = {
     "aurignac": {
-        "action_cards": "mn_card_copies",  # the symbols of all thirty cards
-        "s_tracks": "s_works_tracks",  # the works board is not printed
+        "action_cards": TABLE,  # the symbols of all thirty cards
+        "s_tracks": TABLE,  # the works board is not printed
         "foundation_tiles": None,  # "The book prints no Foundation tile."
         "animals": None,  # species, strengths, yields and counts are not printed
     },
@@ -59,7 +62,7 @@ AUTHORED_MAPS = {
     "aurignac": {"board": None},  # "The book does not print it" (board.knap's head comment)
     "cro-magnon": {"europe": "reconstructed_map"},
 }
-# Improvement cards: no cost is printed (the note s_card_counts), starting cards are
+# Improvement cards: no cost is printed (the table's marker says so), starting cards are
 IMPROVEMENT_GROUPS = {"pink_card", "blue_card", "beige_card"}
 
 
@@ -188,7 +191,10 @@ def test_tables_declared_authored_have_every_row_marked(game: str) -> None:
     tables = {t.name: t for t in program.get(ast.Table)}
     notes = {n.name for n in program.get(ast.Note)}
     for name, note in AUTHORED[game].items():
-        assert note is None or note in notes, f"{game}: the note {note} is gone"
+        if note == TABLE:
+            assert tables[name].reconstructed and tables[name].reason, f"{game}: {name} unmarked"
+        else:
+            assert note is None or note in notes, f"{game}: the note {note} is gone"
         unmarked = [r.name for r in tables[name].rows if not r.reconstructed]
         assert not unmarked, f"{game}: rows of {name} not marked reconstructed: {unmarked}"
 
@@ -205,8 +211,8 @@ def test_maps_declared_authored_are_marked(game: str) -> None:
 
 def test_improvement_cards_are_marked_and_starting_cards_are_not() -> None:
     program = _program("aurignac")
-    assert "s_card_counts" in {n.name for n in program.get(ast.Note)}
     (cards,) = [t for t in program.get(ast.Table) if t.name == "sapiens_cards"]
+    assert cards.reconstructed and cards.reason and "33" in cards.reason
     for row in cards.rows:
         group = row.args[0]
         assert isinstance(group, ast.NameRef)
@@ -289,7 +295,7 @@ def test_lint_json_lists_the_marked_rows(small: Path) -> None:
     assert result.exit_code == 0, result.output
     report = orjson.loads(result.stdout)
     assert report["reconstructed"] == [
-        {"table": "faces", "rows": 3, "marked": ["high", "top"]},
+        {"table": "faces", "rows": 3, "marked": ["high", "top"], "reason": None},
         {"map": "camp", "places": 3, "connections": 2, "reason": "the book shows no camp"},
     ]
     assert [f["code"] for f in report["findings"]].count("K832") == 2
@@ -308,3 +314,41 @@ def test_doc_marks_every_reconstructed_row_with_its_reason(small: Path) -> None:
     assert "| `extra` | `4` | a fourth face, ours |" in page
     assert "A map of 3 places. The map is reconstructed: the book does not print its board" in page
     assert "The ruleset's reason: the book shows no camp." in page
+
+
+TABLE_MARKED = (
+    'ruleset "t"\nplayers 2\nrecord face { points: int }\n'
+    "table faces: face §2\n"
+    '    reconstructed "the book shows no faces; " "these three follow the §2 totals" {\n'
+    '  low (1)\n  high (5)\n  top (6) reconstructed "a guess"\n}\n'
+)
+
+
+def test_a_table_marker_carries_a_reason_in_several_strings() -> None:
+    (table,) = [i for i in parse(TABLE_MARKED, "t.knap").items if isinstance(i, ast.Table)]
+    assert table.reconstructed
+    assert table.reason == "the book shows no faces; these three follow the §2 totals"
+    assert [r.reconstructed for r in table.rows] == [False, False, True]
+    again = parse(format_text(TABLE_MARKED, "t.knap"), "t.knap")
+    assert [i for i in again.items if isinstance(i, ast.Table)] == [table]
+
+
+def test_lint_and_doc_say_a_marked_tables_reason(tmp_path: Path) -> None:
+    path = tmp_path / "t.knap"
+    # no row marked: every row counts as authored
+    path.write_text(TABLE_MARKED.replace(' reconstructed "a guess"', ""))
+    result = lint_ruleset(str(path), tmp_path)
+    (found,) = result.reconstructed
+    assert isinstance(found, Reconstructed)
+    assert (found.marked, found.reason) == (
+        ("low", "high", "top"),
+        "the book shows no faces; these three follow the §2 totals",
+    )
+    (note,) = [d for d in result.diagnostics if d.code == "K832"]
+    assert note.message == "reconstructed data: table faces, 3 of 3 rows"
+    assert note.hint is not None and note.hint.startswith("the book shows no faces;")
+    program, diagnostics, _ = load_program(read_source(path), str(path))
+    assert program is not None, diagnostics
+    page = render_rulebook(program, base_program(program))
+    assert "All 3 rows are reconstructed" in page
+    assert "The ruleset's reason: the book shows no faces; these three follow" in page

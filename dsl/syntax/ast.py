@@ -692,6 +692,11 @@ class Table(Node):
     rows: tuple[Row, ...]
     cite: str | None
     span: Span = _span()
+    # `reconstructed ["reason"]`: the book leaves (part of) this table out; `reason` says
+    # what is missing and how the rows were built. The authored rows carry their own
+    # marker; a marked table none of whose rows is marked is authored in every row.
+    reconstructed: bool = attrs.field(default=False, kw_only=True)
+    reason: str | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen

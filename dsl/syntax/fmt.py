@@ -266,7 +266,7 @@ class _Declarations(Visitor):
             "\n" + _placed(r, lambda r=r: INDENT + row(r, sides), INDENT, comments) for r in d.rows
         )
         rows += _closing(d, INDENT, comments)
-        return f"table {d.name}: {d.record}{dice}{cite(d.cite)} {{{rows}\n}}"
+        return f"{_marked(f'table {d.name}: {d.record}{dice}{cite(d.cite)}', d)} {{{rows}\n}}"
 
     @on(ast.Map)
     def d_Map(self, d: ast.Map, comments) -> str:
@@ -274,7 +274,7 @@ class _Declarations(Visitor):
             "\n" + _placed(i, lambda i=i: INDENT + map_item(i), INDENT, comments) for i in d.items
         )
         body += _closing(d, INDENT, comments)
-        return f"{_map_head(d)} {{{body}\n}}"
+        return f"{_marked(f'map {d.name}{cite(d.cite)}', d)} {{{body}\n}}"
 
     @on(ast.Var)
     def d_Var(self, d: ast.Var, comments) -> str:
@@ -390,19 +390,25 @@ def _wrapped_value(head: str, value, tail: str) -> str:
     return f"{head}[\n{items}]{tail}"
 
 
-def _map_head(m: ast.Map) -> str:
-    """`map NAME §cite`, then the marker on the same line or, when too long, on its own."""
-    head = f"map {m.name}{cite(m.cite)}"
-    if not m.reconstructed:
+def _marked(head: str, d: ast.Map | ast.Table) -> str:
+    """A map's or table's head, then its marker on the same line or, when too long, on its
+    own."""
+    if not d.reconstructed:
         return head
-    marker = _marker(m.reason)
+    marker = _marker(d.reason)
     if len(f"{head} {marker} {{") <= WIDTH:
         return f"{head} {marker}"
-    return f"{head}\n{INDENT * 2}{marker}"
+    if len(INDENT * 2 + marker) <= WIDTH or d.reason is None:
+        return f"{head}\n{INDENT * 2}{marker}"
+    # a long reason is written as several strings, one per line, as a long note is
+    pieces = _split_text(d.reason, WIDTH - len(INDENT * 2) - 2)
+    return f"{head}\n{INDENT * 2}reconstructed" + "".join(
+        f"\n{INDENT * 2}{string(part)}" for part in pieces
+    )
 
 
 def _marker(reason: str | None) -> str:
-    """The marker `reconstructed ["reason"]` of a row or a map."""
+    """The marker `reconstructed ["reason"]` of a row, a table or a map."""
     return "reconstructed" + (f" {string(reason)}" if reason is not None else "")
 
 

@@ -216,8 +216,16 @@ class _Builder(Transformer):
 
     def table_decl(self, meta, ch):
         rows = tuple(c for c in ch if isinstance(c, ast.Row))
+        marker = _pick(ch, _Reconstructed)
         return ast.Table(
-            str(ch[0]), str(ch[1]), _pick(ch, _Dice), rows, _pick(ch, _Cite), span=self._span(meta)
+            str(ch[0]),
+            str(ch[1]),
+            _pick(ch, _Dice),
+            rows,
+            _pick(ch, _Cite),
+            span=self._span(meta),
+            reconstructed=marker is not None,
+            reason=marker[0] if marker is not None else None,
         )
 
     def dice_spec(self, meta, ch):
@@ -247,7 +255,8 @@ class _Builder(Transformer):
         )
 
     def reconstructed(self, meta, ch):
-        return _Reconstructed((_unquote(ch[0]) if ch and ch[0] is not None else None,))
+        parts = [_unquote(c) for c in ch if c is not None]
+        return _Reconstructed(("".join(parts) if parts else None,))
 
     def row_range(self, meta, ch):
         lo = int(ch[0])

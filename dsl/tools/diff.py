@@ -147,7 +147,7 @@ def _row(r: ast.Row) -> str:
     return f"{r.name}{title} ({args(r.args)}){copies}{_marker(r)}"
 
 
-def _marker(decl: ast.Row | ast.Map) -> str:
+def _marker(decl: ast.Row | ast.Map | ast.Table) -> str:
     """The marker `reconstructed ["reason"]` as written, or nothing."""
     if not decl.reconstructed:
         return ""
@@ -179,6 +179,10 @@ def _table_changes(
     before = {r.name: r for r in old.rows}
     after = {r.name: r for r in new.rows}
     out = []
+    if (old.reconstructed, old.reason) != (new.reconstructed, new.reason):
+        text = f"table {key}: now marked{_marker(new)}" if new.reconstructed else ""
+        text = text or f"table {key}: no longer marked reconstructed"
+        out.append(Change("changed", key, text, cite, line))
     for name, r in after.items():
         if name not in before:
             text = f"table {key}: adds row {_row(r)}{_words(new, r, program)}"

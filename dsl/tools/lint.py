@@ -30,15 +30,21 @@ RELISTED = {"K240": "K807", "K241": "K808", "K242": "K805"}
 
 @attrs.frozen
 class Reconstructed:
-    """A table some of whose rows carry the `reconstructed` marker."""
+    """A table that carries the `reconstructed` marker or some of whose rows do."""
 
     table: str
     rows: int  # rows in the table
     marked: tuple[str, ...]  # the rows marked, in table order
     cite: str | None
+    reason: str | None = None  # the table's own reason, when it is marked
 
     def to_json(self) -> dict:
-        return {"table": self.table, "rows": self.rows, "marked": list(self.marked)}
+        return {
+            "table": self.table,
+            "rows": self.rows,
+            "marked": list(self.marked),
+            "reason": self.reason,
+        }
 
 
 @attrs.frozen
@@ -536,8 +542,10 @@ def reconstructed_tables(program: Program) -> tuple[Reconstructed | Reconstructe
                 out.append(ReconstructedMap(decl.name, places, pairs, decl.reason, decl.cite))
             continue
         marked = tuple(r.name for r in decl.rows if r.reconstructed)
+        if decl.reconstructed and not marked:  # a marked table with no row marked: all are
+            marked = tuple(r.name for r in decl.rows)
         if marked:
-            out.append(Reconstructed(decl.name, len(decl.rows), marked, decl.cite))
+            out.append(Reconstructed(decl.name, len(decl.rows), marked, decl.cite, decl.reason))
     return tuple(out)
 
 
@@ -576,6 +584,8 @@ def _reconstructed(program: Program) -> list[Diagnostic]:
                 "the book does not print these values; a holder of the printed components "
                 "can correct them"
             )
+            if found.reason:
+                hint = f"{found.reason.rstrip('.')}; {hint}"
         out.append(
             diag(
                 "K832",

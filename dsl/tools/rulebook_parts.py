@@ -165,9 +165,9 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
     lead = f"Table of {code(t.record)}" + (f", rolled on {t.dice}" if t.dice else "")
     lead += f" ({section(t.cite)})" if t.cite else ""
     text = about(t, program)
-    marked = [r for r in t.rows if r.reconstructed]
+    marked = [r for r in t.rows if r.reconstructed] or (list(t.rows) if t.reconstructed else [])
     if marked:
-        text += (" " if text else "") + _reconstructed(len(marked), len(t.rows))
+        text += (" " if text else "") + _reconstructed(len(marked), len(t.rows), t.reason)
     page.add(lead + "." + (f" {text}" if text else ""), "")
     sides = _faces(t)
     extra = max((len(_positional(r)) for r in t.rows), default=0) - len(fields)
@@ -245,16 +245,17 @@ def _row_text(given: dict, said: dict[str, ast.Field], program: Program) -> str:
     return plain(" · ".join(parts))
 
 
-def _reconstructed(marked: int, rows: int) -> str:
+def _reconstructed(marked: int, rows: int, reason: str | None) -> str:
     if marked == rows:
         count = "The row is" if rows == 1 else f"All {rows} rows are"
     else:
         count = f"{marked} of {rows} rows {'is' if marked == 1 else 'are'}"
-    return (
+    text = (
         f"{count} reconstructed (column Reconstructed, with the ruleset's reason where it gives "
         "one): the book does not print (all of) their values, so they were authored to fit "
         "what it does say."
     )
+    return text + _reason(reason)
 
 
 def _reconstructed_map(reason: str | None) -> str:
@@ -262,9 +263,14 @@ def _reconstructed_map(reason: str | None) -> str:
         "The map is reconstructed: the book does not print its board, so its places and their "
         "connections were authored to fit what it does say."
     )
-    if reason:
-        text += f" The ruleset's reason: {plain(reason)}" + ("" if reason.endswith(".") else ".")
-    return text
+    return text + _reason(reason)
+
+
+def _reason(reason: str | None) -> str:
+    """The ruleset's reason for a reconstructed table or map, as a sentence, or nothing."""
+    if not reason:
+        return ""
+    return f" The ruleset's reason: {plain(reason)}" + ("" if reason.endswith(".") else ".")
 
 
 def _positional(r: ast.Row) -> list:
