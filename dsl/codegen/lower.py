@@ -355,6 +355,48 @@ class Lowerer(Visitor):
         )
         self._loop_over(b, test, s.body, scope)
 
+    @on(ast.Outcry)
+    def s_Outcry(self, s: ast.Outcry, b, scope):
+        """Players of the list in turn, round and round (`index` counts the turns), until as
+        many turns in a row as there are players passed: a raise (a change of the watched
+        value) makes its own turn the first of the row."""
+        it, idx, passes = scope.temp("items"), scope.temp("index"), scope.temp("passes")
+        raises, seen = scope.temp("raises"), scope.temp("seen")
+        items, watch = self.ex.x(s.iter, scope), self.ex.x(s.watch, scope)
+        walked = items if steady(s.iter) else f"list({items})"
+        b.step(
+            f"L[{it}] = {walked}\nL[{idx}] = 0\nL[{passes}] = 0\nL[{raises}] = 0\n"
+            f"L[{seen}] = {watch}",
+            s.span,
+        )
+        var = scope.slot(s.name)  # after the loop's own slots
+        item = self.ex.item(s.iter, f"L[{it}][L[{idx}] % len(L[{it}])]")
+        message = self.ex.const(f"the outcry had more than its bound of {s.max} raises")
+        entry = LoopTest(
+            before=(),
+            done=f"L[{passes}] >= len(L[{it}])",
+            after=(f"L[{var}] = {item}", f"L[{idx}] += 1"),
+            exit=b.label(),
+            again=NEXT,
+            span=s.span,
+        )
+        tally = (
+            f"k = {watch}",
+            f"r = k != L[{seen}]",
+            f"L[{seen}] = k",
+            f"L[{passes}] = 1 if r else L[{passes}] + 1",
+            f"L[{raises}] += r",
+            f"if L[{raises}] > {s.max}: _fault('K405', {message})",
+        )
+        start = b.label()
+        b.add(entry)
+        b.place(start)
+        b.loop_ends.append(entry.exit)
+        self.block(s.body, b, scope)
+        b.loop_ends.pop()
+        b.add(attrs.evolve(entry, before=tally, again=start, span=s.body.span))
+        b.place(entry.exit)
+
     @on(ast.Perform)
     def s_Perform(self, s: ast.Perform, b, scope):
         """A loop over the effects performed (one effect is a list of one), each pushing the
@@ -711,6 +753,7 @@ class _Native(Visitor):
     suspending = elsewhere(
         ast.Choose,
         ast.Quiet,
+        ast.Outcry,
         ast.CallStmt,
         ast.Perform,
         ast.Trigger,
@@ -718,7 +761,7 @@ class _Native(Visitor):
     )
 
 
-_LOOPS = (ast.For, ast.Repeat, ast.While)
+_LOOPS = (ast.For, ast.Repeat, ast.While, ast.Outcry)
 
 
 def _native_ok(s: ast.Statement, loops: int = 0) -> bool:

@@ -535,6 +535,26 @@ class Pass(Statement):
 
 
 @attrs.frozen
+class Outcry(Statement):
+    """`outcry p in ps on bid max n { ... }`: an open outcry. The block runs for each player
+    of `ps` in turn, round and round; when it changes the value of `bid` (a raise), everyone
+    gets another chance; it ends once every player of `ps` has passed (run the block without
+    a raise) since the last raise, the raiser counting as having passed. More than `max`
+    raises is a fault (K405). `bid` is read outside the block, so it may not name `p`."""
+
+    suspends = True
+    children = ("iter", "watch", "body")
+    blocks = ("body",)
+
+    name: str
+    iter: Expr
+    watch: Expr
+    max: int
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
 class Quiet(Statement):
     """`quiet` or `quiet among ps`: each player in turn (of all, or of the list `ps`) may take
     his standing options (`option`) before play goes on; one who has none is not asked."""
@@ -555,6 +575,7 @@ Stmt = Union[
     For,
     Repeat,
     While,
+    Outcry,
     Simultaneously,
     Quiet,
     Choose,

@@ -573,7 +573,7 @@ def _one_line_if(s: ast.If) -> bool:
     if len(s.branches) != 1 or s.otherwise is not None or s.span.line != s.span.end_line:
         return False
     body = s.branches[0][1]
-    if len(body.stmts) != 1 or isinstance(body.stmts[0], (ast.If, ast.For, ast.While, ast.Repeat)):
+    if len(body.stmts) != 1 or isinstance(body.stmts[0], (ast.If, ast.For, ast.While, ast.Outcry, ast.Repeat)):
         return False
     return len(f"if {expr(s.branches[0][0])} {{ {stmt(body.stmts[0], 0)} }}") <= WIDTH - 8
 
@@ -628,6 +628,11 @@ class _Statements(Visitor):
     def s_While(self, s: ast.While, depth: int, comments) -> str:
         bound = f" max {s.max}" if s.max is not None else ""
         return f"while {expr(s.cond)}{bound} {block(s.body, depth, comments)}"
+
+    @on(ast.Outcry)
+    def s_Outcry(self, s: ast.Outcry, depth: int, comments) -> str:
+        head = f"outcry {s.name} in {expr(s.iter)} on {expr(s.watch)} max {s.max}"
+        return f"{head} {block(s.body, depth, comments)}"
 
     @on(ast.Choose)
     def s_Choose(self, s: ast.Choose, depth: int, comments) -> str:

@@ -566,6 +566,9 @@ class _Builder(Transformer):
         bound = int(ch[1]) if ch[1] is not None else None
         return ast.While(ch[0], bound, ch[2], span=self._span(meta))
 
+    def outcry_stmt(self, meta, ch):
+        return ast.Outcry(str(ch[0]), ch[1], ch[2], int(ch[3]), ch[4], span=self._span(meta))
+
     def choose_stmt(self, meta, ch, always=False):
         prompt = _unquote(ch[3]) if ch[3] is not None else None
         return ast.Choose(

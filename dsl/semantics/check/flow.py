@@ -110,8 +110,8 @@ class _Loops(Visitor):
         """Declarations and statements with blocks (or statements) inside, and no loop."""
         self.visit_children(node, depth)
 
-    @on(ast.For, ast.Repeat)
-    def loop(self, s: ast.For | ast.Repeat | ast.While, depth: int) -> None:
+    @on(ast.For, ast.Repeat, ast.Outcry)
+    def loop(self, s: ast.For | ast.Repeat | ast.While | ast.Outcry, depth: int) -> None:
         for block in ast.blocks_of(s):
             self.visit(block, depth + 1)
 

@@ -503,6 +503,13 @@ class TypeChecker(Calls, Visitor):
         scope[s.name] = self.elem(self.expr(s.iter, scope), s.iter.span)
         self.block(s.body, scope)
 
+    @on(ast.Outcry)
+    def s_Outcry(self, s: ast.Outcry, scope: dict):
+        self.expr(s.watch, scope)  # read before the block runs, so without `p`
+        self.local(s.name, s.span)
+        scope[s.name] = self.elem(self.expr(s.iter, scope), s.iter.span)
+        self.block(s.body, scope)
+
     @on(ast.Repeat)
     def s_Repeat(self, s: ast.Repeat, scope: dict):
         self.expect(self.expr(s.count, scope), INT, s.count.span, "a repeat count")
