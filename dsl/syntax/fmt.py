@@ -568,12 +568,15 @@ def block(b: ast.Block, depth: int, comments: _Comments | None = None) -> str:
     return "{" + body + _closing(b, pad, comments) + "\n" + INDENT * depth + "}"
 
 
+_BLOCKS = (ast.If, ast.For, ast.While, ast.Outcry, ast.Repeat)  # never on one line
+
+
 def _one_line_if(s: ast.If) -> bool:
     """Keep `if c { stmt }` on one line when the author did and it stays short."""
     if len(s.branches) != 1 or s.otherwise is not None or s.span.line != s.span.end_line:
         return False
     body = s.branches[0][1]
-    if len(body.stmts) != 1 or isinstance(body.stmts[0], (ast.If, ast.For, ast.While, ast.Outcry, ast.Repeat)):
+    if len(body.stmts) != 1 or isinstance(body.stmts[0], _BLOCKS):
         return False
     return len(f"if {expr(s.branches[0][0])} {{ {stmt(body.stmts[0], 0)} }}") <= WIDTH - 8
 
