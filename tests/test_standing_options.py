@@ -186,3 +186,16 @@ def test_a_save_at_a_decision_with_options_loads_and_offers_them():
     assert again.decision() == state.decision()
     again.apply(["sharpen", "axe"])
     assert again.get("sharp", 0, "axe") is True
+
+
+def test_decisions_taken_counts_every_option_applied_a_standing_one_included():
+    text = CASH.replace(
+        "var took: list of int = []", "var took: list of int = []\nvar at_trade: int = -1"
+    ).replace("  medal[p] = true\n", "  medal[p] = true\n  at_trade = decisions_taken\n")
+    state = new_game(compile_text(text, "cash.knap"), players=2, seed=1)
+    state.apply(2)  # P1 earns two coins: one decision
+    state.apply(1)  # P2 earns one: two
+    # the quiet point: P1 takes the trade (three), gives two coins (four)
+    state.apply(["cash_in"])
+    state.apply(2)
+    assert state.get("at_trade") == 4

@@ -189,6 +189,7 @@ STATE_NAMES: dict[str, str] = {
     "round_number": "st.rounds",
     "winners": "list(st.winners or [])",
     "game_over": "(st.winners is not None)",
+    "decisions_taken": "st.decisions",
 }
 STATE_TYPES = {
     "players": ListOf(PLAYER),
@@ -196,6 +197,7 @@ STATE_TYPES = {
     "round_number": INT,
     "winners": ListOf(PLAYER),
     "game_over": BOOL,
+    "decisions_taken": INT,
 }
 
 # The names an effect's or a condition's body has without declaring them: who performs it or
