@@ -107,3 +107,38 @@ def test_only_a_zone_may_be_visible_top():
     with pytest.raises(CheckProblem) as err:
         compile_text(PILE.replace("zone discard: pile of int", "var discard: list of int = []"))
     assert "K216" in str(err.value)
+
+
+def _first_opulence(game):
+    """The first Opulence take-back of seeded random play with two cards under the top."""
+    from interpreter.agents import RandomAgent
+
+    for seed in range(50):
+        state, agent = new_game(game, players=3, seed=seed), RandomAgent(seed=seed)
+        while not state.is_over():
+            decision = state.decision()
+            if decision.prompt.startswith("Opulence") and len(decision.options) >= 3:
+                return state, decision
+            state.apply(agent(state, decision))
+    raise AssertionError("no Opulence take-back in 50 seeded games")
+
+
+def test_opulence_takes_a_card_back_unseen_by_the_other_seats():
+    # Aurignac §9: Mother Nature takes a card back from her discard pile in secret; the pile
+    # is `visible top` (mn_discard_face_up), so taking any card under the top shows nothing
+    from interpreter.api import load
+    from interpreter.save import dump_state, load_state
+
+    game = load("aurignac")
+    state, decision = _first_opulence(game)
+    top = state.get("mn_discard")[-1]
+    under = [o for o in decision.options if o != top][:2]
+    after = []
+    for card in under:
+        branch = load_state(dump_state(state), game)
+        branch.apply(card)
+        after.append(branch)
+    mother = decision.player
+    others = [p for p in range(state.n) if p != mother]
+    assert all(after[0].observation(p) == after[1].observation(p) for p in others)
+    assert after[0].observation(mother) != after[1].observation(mother)
