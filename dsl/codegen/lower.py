@@ -271,16 +271,25 @@ class Lowerer(Visitor):
             self.block(s.otherwise, b, scope)
         b.place(end)
 
-    def _loop(self, b: _Builder, test: LoopTest, body: Callable[[], None], span: Span) -> None:
+    def _loop(
+        self,
+        b: _Builder,
+        test: LoopTest,
+        body: Callable[[], None],
+        span: Span,
+        tally: tuple[str, ...] | None = None,
+    ) -> None:
         """The test runs on entry, and again after the body (`body()` lowers it), where it
-        joins the body's last straight run instead of jumping back to the first copy."""
+        joins the body's last straight run instead of jumping back to the first copy. The
+        copy after the body runs `tally` first, when given, instead of the test's `before`."""
         start = b.label()
         b.add(test)
         b.place(start)
         b.loop_ends.append(test.exit)
         body()
         b.loop_ends.pop()
-        b.add(attrs.evolve(test, again=start, span=span))
+        before = test.before if tally is None else tally
+        b.add(attrs.evolve(test, before=before, again=start, span=span))
         b.place(test.exit)
 
     def _loop_over(self, b: _Builder, test: LoopTest, body: ast.Block, scope: Scope) -> None:
@@ -388,14 +397,7 @@ class Lowerer(Visitor):
             f"L[{raises}] += r",
             f"if L[{raises}] > {s.max}: _fault('K405', {message})",
         )
-        start = b.label()
-        b.add(entry)
-        b.place(start)
-        b.loop_ends.append(entry.exit)
-        self.block(s.body, b, scope)
-        b.loop_ends.pop()
-        b.add(attrs.evolve(entry, before=tally, again=start, span=s.body.span))
-        b.place(entry.exit)
+        self._loop(b, entry, lambda: self.block(s.body, b, scope), s.body.span, tally)
 
     @on(ast.Perform)
     def s_Perform(self, s: ast.Perform, b, scope):
