@@ -1084,6 +1084,13 @@ def row_cells(row: Row, fields: Sequence[str]) -> list[tuple[str, Expr]]:
     return list(zip(fields, positional)) + named
 
 
+def reconstructed_rows(table: Table) -> tuple[Row, ...]:
+    """The rows whose values are authored: those marked, or every row of a marked table
+    none of whose rows is marked."""
+    marked = tuple(r for r in table.rows if r.reconstructed)
+    return marked or (table.rows if table.reconstructed else ())
+
+
 def decl_name(decl: Decl) -> str | None:
     """The name a declaration binds, or None for anonymous ones (setup, title, ...)."""
     name = getattr(decl, "name", None)

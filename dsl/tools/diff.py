@@ -180,8 +180,10 @@ def _table_changes(
     after = {r.name: r for r in new.rows}
     out = []
     if (old.reconstructed, old.reason) != (new.reconstructed, new.reason):
-        text = f"table {key}: now marked{_marker(new)}" if new.reconstructed else ""
-        text = text or f"table {key}: no longer marked reconstructed"
+        if new.reconstructed:
+            text = f"table {key}: now marked{_marker(new)}"
+        else:
+            text = f"table {key}: no longer marked reconstructed"
         out.append(Change("changed", key, text, cite, line))
     for name, r in after.items():
         if name not in before:

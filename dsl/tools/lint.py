@@ -541,9 +541,7 @@ def reconstructed_tables(program: Program) -> tuple[Reconstructed | Reconstructe
                 places, pairs = _graph(decl)
                 out.append(ReconstructedMap(decl.name, places, pairs, decl.reason, decl.cite))
             continue
-        marked = tuple(r.name for r in decl.rows if r.reconstructed)
-        if decl.reconstructed and not marked:  # a marked table with no row marked: all are
-            marked = tuple(r.name for r in decl.rows)
+        marked = tuple(r.name for r in ast.reconstructed_rows(decl))
         if marked:
             out.append(Reconstructed(decl.name, len(decl.rows), marked, decl.cite, decl.reason))
     return tuple(out)

@@ -165,7 +165,7 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
     lead = f"Table of {code(t.record)}" + (f", rolled on {t.dice}" if t.dice else "")
     lead += f" ({section(t.cite)})" if t.cite else ""
     text = about(t, program)
-    marked = [r for r in t.rows if r.reconstructed] or (list(t.rows) if t.reconstructed else [])
+    marked = ast.reconstructed_rows(t)
     if marked:
         text += (" " if text else "") + _reconstructed(len(marked), len(t.rows), t.reason)
     page.add(lead + "." + (f" {text}" if text else ""), "")
