@@ -351,4 +351,5 @@ def test_lint_and_doc_say_a_marked_tables_reason(tmp_path: Path) -> None:
     assert program is not None, diagnostics
     page = render_rulebook(program, base_program(program))
     assert "All 3 rows are reconstructed" in page
+    assert "| `low` | `1` | yes |" in page  # every row of the table counts as authored
     assert "The ruleset's reason: the book shows no faces; these three follow" in page

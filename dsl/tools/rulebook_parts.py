@@ -166,6 +166,7 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
     lead += f" ({section(t.cite)})" if t.cite else ""
     text = about(t, program)
     marked = ast.reconstructed_rows(t)
+    authored = {r.name for r in marked}
     if marked:
         text += (" " if text else "") + _reconstructed(len(marked), len(t.rows), t.reason)
     page.add(lead + "." + (f" {text}" if text else ""), "")
@@ -208,7 +209,7 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
         if cited:
             cells.append(section(r.cite))
         if marked:
-            cells.append(plain(r.reason or "yes") if r.reconstructed else "")
+            cells.append(plain(r.reason or "yes") if r.name in authored else "")
         if remarked:
             cells.append(plain(remarks[r.name] or ""))
         rows.append(cells)
