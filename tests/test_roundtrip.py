@@ -118,6 +118,9 @@ STATEMENT_STRATEGIES = {
     ast.Choose: lambda inner: st.builds(
         ast.Choose, NAMES, exprs, exprs, st.none() | TEXT, CITES, always=st.booleans()
     ),
+    ast.Agree: lambda inner: st.builds(
+        ast.Agree, NAMES, exprs, exprs, INTS, st.none() | TEXT, CITES
+    ),
     ast.CallStmt: lambda inner: st.builds(
         ast.CallStmt, NAMES, st.lists(exprs, max_size=2).map(tuple), CITES
     ),

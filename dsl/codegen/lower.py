@@ -530,6 +530,88 @@ class Lowerer(Visitor):
             )
         )
 
+    @on(ast.Agree)
+    def s_Agree(self, s: ast.Agree, b, scope):
+        """Proposals in turn (`made` counts them) until one is accepted by every other player
+        of the group, each asked in order until one refuses; after `max` refused proposals
+        the group's first player decides alone. With one option there is nothing to put to
+        the others."""
+        grp, opts, made, ok = (scope.temp(n) for n in ("group", "options", "proposals", "agreed"))
+        who, voters, idx = (scope.temp(n) for n in ("proposer", "voters", "index"))
+        voter, answer = scope.temp("voter"), scope.temp("answer")
+        slot, one = scope.slot(s.name), self.ex.item(s.options, "o[0]")
+        nobody = self.ex.const("an `agree` has nobody to decide")
+        b.step(
+            f"L[{grp}] = list({self.ex.x(s.group, scope)})\n"
+            f"if not L[{grp}]: _fault('K402', {nobody})\n"
+            f"L[{opts}] = list({self.ex.x(s.options, scope)})\nL[{made}] = 0\nL[{ok}] = False",
+            s.span,
+        )
+        prompt = s.prompt or f"choose {s.name}"
+        sites = {}
+        for role, words in (
+            ("propose", f"propose: {prompt}"),
+            ("vote", f"agree? {prompt}"),
+            ("alone", f"no agreement, decide alone: {prompt}"),
+        ):
+            sites[role] = len(self.sites)
+            self.sites.append(ChooseSite(words, s.cite, self.current_proc, s.span))
+
+        def choose(role: str, options: str, player: str, into: int, only: str) -> None:
+            if self.offering:
+                b.place(b.label())
+            b.add(
+                Choose(
+                    options=options,
+                    as_list=True,
+                    only=only,
+                    player=player,
+                    site=sites[role],
+                    slot=into,
+                    ask=False,
+                    offers=self.offering,
+                    span=s.span,
+                )
+            )
+
+        def votes() -> None:
+            b.step(f"L[{voter}] = L[{voters}][L[{idx}]]\nL[{idx}] += 1", s.span)
+            pair = f"[[{ACCEPT!r}, L[{slot}]], [{REFUSE!r}, L[{slot}]]]"
+            choose("vote", pair, f"L[{voter}]", answer, "o[0]")
+            b.step(f"L[{ok}] = L[{answer}][0] == {ACCEPT!r}", s.span)
+
+        def proposal() -> None:
+            choose("propose", f"list(L[{opts}])", f"L[{who}]", slot, one)
+            b.step(
+                f"L[{ok}] = True\nL[{idx}] = 0\n"
+                f"L[{voters}] = [] if len(L[{opts}]) < 2 else "
+                f"[q for q in L[{grp}] if q != L[{who}]]",
+                s.span,
+            )
+            ask = LoopTest(
+                before=(),
+                done=f"not L[{ok}] or L[{idx}] >= len(L[{voters}])",
+                after=(),
+                exit=b.label(),
+                again=NEXT,
+                span=s.span,
+            )
+            self._loop(b, ask, votes, s.span)
+
+        test = LoopTest(
+            before=(),
+            done=f"L[{ok}] or L[{made}] >= {s.max}",
+            after=(f"L[{who}] = L[{grp}][L[{made}] % len(L[{grp}])]", f"L[{made}] += 1"),
+            exit=b.label(),
+            again=NEXT,
+            span=s.span,
+        )
+        self._loop(b, test, proposal, s.span)
+        done = b.label()
+        b.add(Branch(cond=f"not L[{ok}]", orelse=done, span=s.span))
+        choose("alone", f"list(L[{opts}])", f"L[{grp}][0]", slot, one)
+        b.place(done)
+
     @on(ast.Quiet)
     def s_Quiet(self, s: ast.Quiet, b, scope):
         """Each player in turn, if he has standing options: those, or going on."""
@@ -640,6 +722,7 @@ class Lowerer(Visitor):
 # what a quiet point asks, and the option that declines every standing option there
 QUIET_PROMPT = "anything to do before play goes on?"
 GO_ON = "go on"
+ACCEPT, REFUSE = "accept", "refuse"  # the answers to a proposal of `agree`
 
 
 class _Native(Visitor):
@@ -754,6 +837,7 @@ class _Native(Visitor):
 
     suspending = elsewhere(
         ast.Choose,
+        ast.Agree,
         ast.Quiet,
         ast.Outcry,
         ast.CallStmt,

@@ -380,6 +380,25 @@ class Choose(Statement):
 
 
 @attrs.frozen
+class Agree(Statement):
+    """`let x = agree ps from options max n as "..."`: a decision the players of `ps` take
+    together. They propose in turn, the first of `ps` first; each proposal is put to every
+    other player of `ps` in order, and the first who refuses ends it; a proposal all accept
+    is the decision. After `n` refused proposals the first player of `ps` decides alone."""
+
+    suspends = True
+    children = ("group", "options")
+
+    name: str
+    group: Expr
+    options: Expr
+    max: int
+    prompt: str | None
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
 class CallStmt(Statement):
     suspends = True
     children = ("args",)
@@ -579,6 +598,7 @@ Stmt = Union[
     Simultaneously,
     Quiet,
     Choose,
+    Agree,
     CallStmt,
     AddTo,
     RemoveFrom,

@@ -644,6 +644,12 @@ class _Statements(Visitor):
         verb = "ask" if s.always else "choose"
         return f"let {s.name} = {verb} {chooser} from {options}{prompt}{cite(s.cite)}"
 
+    @on(ast.Agree)
+    def s_Agree(self, s: ast.Agree, depth: int, comments) -> str:
+        prompt = f" as {string(s.prompt)}" if s.prompt is not None else ""
+        head = f"let {s.name} = agree {expr(s.group)} from {expr(s.options)} max {s.max}"
+        return f"{head}{prompt}{cite(s.cite)}"
+
     @on(ast.CallStmt)
     def s_CallStmt(self, s: ast.CallStmt, depth: int, comments) -> str:
         return f"{s.name}({args(s.args)}){cite(s.cite)}"

@@ -584,6 +584,18 @@ class _Builder(Transformer):
     def ask_stmt(self, meta, ch):
         return self.choose_stmt(meta, ch, always=True)
 
+    def agree_stmt(self, meta, ch):
+        prompt = _unquote(ch[4]) if ch[4] is not None else None
+        return ast.Agree(
+            str(ch[0]),
+            ch[1],
+            ch[2],
+            int(ch[3]),
+            prompt,
+            _pick(ch[5:], _Cite),
+            span=self._span(meta),
+        )
+
     def call_stmt(self, meta, ch):
         return ast.CallStmt(
             str(ch[0]), tuple(ch[1] or ()), _pick(ch[2:], _Cite), span=self._span(meta)

@@ -183,10 +183,15 @@ def _body_facts(decl, walk: _Walk) -> list[str]:
     dice: list[str] = []
     ends = []
     for n in (n for rule, _depth in ast.rules([decl]) for n in ast.walk(rule.body)):
-        if isinstance(n, ast.Choose):
+        if isinstance(n, ast.Choose | ast.Agree):
             prompt = f"*{plain(n.prompt)}*" if n.prompt else f"choose {code(n.name)}"
             cite = f", {section(n.cite)}" if n.cite else ""
-            decisions.append(f"{prompt} (by {code(expr(n.player))}{cite})")
+            by = (
+                f"by {code(expr(n.player))}"
+                if isinstance(n, ast.Choose)
+                else f"agreed by {code(expr(n.group))}"
+            )
+            decisions.append(f"{prompt} ({by}{cite})")
         elif isinstance(n, ast.RollDice):
             shown = f"{n.count}d{n.sides}"
             if shown not in dice:

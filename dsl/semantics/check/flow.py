@@ -138,6 +138,7 @@ class _Loops(Visitor):
         ast.Let,
         ast.Assign,
         ast.Choose,
+        ast.Agree,
         ast.CallStmt,
         ast.AddTo,
         ast.RemoveFrom,

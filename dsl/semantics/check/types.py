@@ -530,6 +530,12 @@ class TypeChecker(Calls, Visitor):
         self.expect(self.expr(s.player, scope), PLAYER, s.player.span, "who decides")
         scope[s.name] = self.elem(self.expr(s.options, scope), s.options.span)
 
+    @on(ast.Agree)
+    def s_Agree(self, s: ast.Agree, scope: dict):
+        self.local(s.name, s.span)
+        self.expect(self.expr(s.group, scope), ListOf(PLAYER), s.group.span, "who decide together")
+        scope[s.name] = self.elem(self.expr(s.options, scope), s.options.span)
+
     @on(ast.CallStmt)
     def s_CallStmt(self, s: ast.CallStmt, scope: dict):
         self.call(s, scope, statement=True)
