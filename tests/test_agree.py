@@ -52,7 +52,7 @@ def test_a_proposal_everyone_accepts_is_the_decision():
     asked = run(state, ["cave", ["accept", "cave"], ["accept", "cave"]])
     assert [p for p, _ in asked] == [0, 1, 2]
     assert asked[0][1] == "propose: where to camp"
-    assert asked[1][1] == "agree? where to camp"
+    assert asked[1][1] == "answer the proposal: where to camp"
     assert state.is_over() and state.get("camp") == "cave"
 
 

@@ -121,6 +121,9 @@ STATEMENT_STRATEGIES = {
     ast.Agree: lambda inner: st.builds(
         ast.Agree, NAMES, exprs, exprs, INTS, st.none() | TEXT, CITES
     ),
+    ast.Negotiate: lambda inner: st.builds(
+        ast.Negotiate, NAMES, exprs, st.none() | exprs, exprs, INTS, st.none() | TEXT, CITES
+    ),
     ast.CallStmt: lambda inner: st.builds(
         ast.CallStmt, NAMES, st.lists(exprs, max_size=2).map(tuple), CITES
     ),

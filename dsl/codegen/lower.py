@@ -530,6 +530,54 @@ class Lowerer(Visitor):
             )
         )
 
+    def _sites(self, s: ast.Agree | ast.Negotiate, prompts: dict[str, str]) -> dict[str, int]:
+        """One decision site per role of a joint statement, its prompt led by the role's words."""
+        sites = {}
+        prompt = s.prompt or f"choose {s.name}"
+        for role, words in prompts.items():
+            sites[role] = len(self.sites)
+            self.sites.append(ChooseSite(f"{words}: {prompt}", s.cite, self.current_proc, s.span))
+        return sites
+
+    def _decide(
+        self,
+        b: _Builder,
+        span: Span,
+        site: int,
+        options: str,
+        player: str,
+        into: int,
+        only: str = "o[0]",
+    ) -> None:
+        """A decision of a joint statement: `options` always builds a new list."""
+        if self.offering:
+            b.place(b.label())
+        b.add(
+            Choose(
+                options=options,
+                as_list=True,
+                only=only,
+                player=player,
+                site=site,
+                slot=into,
+                ask=False,
+                offers=self.offering,
+                span=span,
+            )
+        )
+
+    def _while(
+        self,
+        b: _Builder,
+        done: str,
+        body: Callable[[], None],
+        span: Span,
+        after: tuple[str, ...] = (),
+    ) -> None:
+        """A loop of a joint statement, its bound kept by the statement itself."""
+        test = LoopTest(before=(), done=done, after=after, exit=b.label(), again=NEXT, span=span)
+        self._loop(b, test, body, span)
+
     @on(ast.Agree)
     def s_Agree(self, s: ast.Agree, b, scope):
         """Proposals in turn (`made` counts them) until one is accepted by every other player
@@ -547,70 +595,114 @@ class Lowerer(Visitor):
             f"L[{opts}] = list({self.ex.x(s.options, scope)})\nL[{made}] = 0\nL[{ok}] = False",
             s.span,
         )
-        prompt = s.prompt or f"choose {s.name}"
-        sites = {}
-        for role, words in (
-            ("propose", f"propose: {prompt}"),
-            ("vote", f"agree? {prompt}"),
-            ("alone", f"no agreement, decide alone: {prompt}"),
-        ):
-            sites[role] = len(self.sites)
-            self.sites.append(ChooseSite(words, s.cite, self.current_proc, s.span))
-
-        def choose(role: str, options: str, player: str, into: int, only: str) -> None:
-            if self.offering:
-                b.place(b.label())
-            b.add(
-                Choose(
-                    options=options,
-                    as_list=True,
-                    only=only,
-                    player=player,
-                    site=sites[role],
-                    slot=into,
-                    ask=False,
-                    offers=self.offering,
-                    span=s.span,
-                )
-            )
+        sites = self._sites(
+            s,
+            {
+                "propose": "propose",
+                "vote": "answer the proposal",
+                "alone": "no agreement, decide alone",
+            },
+        )
 
         def votes() -> None:
             b.step(f"L[{voter}] = L[{voters}][L[{idx}]]\nL[{idx}] += 1", s.span)
             pair = f"[[{ACCEPT!r}, L[{slot}]], [{REFUSE!r}, L[{slot}]]]"
-            choose("vote", pair, f"L[{voter}]", answer, "o[0]")
+            self._decide(b, s.span, sites["vote"], pair, f"L[{voter}]", answer)
             b.step(f"L[{ok}] = L[{answer}][0] == {ACCEPT!r}", s.span)
 
         def proposal() -> None:
-            choose("propose", f"list(L[{opts}])", f"L[{who}]", slot, one)
+            self._decide(b, s.span, sites["propose"], f"list(L[{opts}])", f"L[{who}]", slot, one)
             b.step(
                 f"L[{ok}] = True\nL[{idx}] = 0\n"
                 f"L[{voters}] = [] if len(L[{opts}]) < 2 else "
                 f"[q for q in L[{grp}] if q != L[{who}]]",
                 s.span,
             )
-            ask = LoopTest(
-                before=(),
-                done=f"not L[{ok}] or L[{idx}] >= len(L[{voters}])",
-                after=(),
-                exit=b.label(),
-                again=NEXT,
-                span=s.span,
-            )
-            self._loop(b, ask, votes, s.span)
+            self._while(b, f"not L[{ok}] or L[{idx}] >= len(L[{voters}])", votes, s.span)
 
-        test = LoopTest(
-            before=(),
-            done=f"L[{ok}] or L[{made}] >= {s.max}",
-            after=(f"L[{who}] = L[{grp}][L[{made}] % len(L[{grp}])]", f"L[{made}] += 1"),
-            exit=b.label(),
-            again=NEXT,
-            span=s.span,
-        )
-        self._loop(b, test, proposal, s.span)
+        after = (f"L[{who}] = L[{grp}][L[{made}] % len(L[{grp}])]", f"L[{made}] += 1")
+        self._while(b, f"L[{ok}] or L[{made}] >= {s.max}", proposal, s.span, after)
         done = b.label()
         b.add(Branch(cond=f"not L[{ok}]", orelse=done, span=s.span))
-        choose("alone", f"list(L[{opts}])", f"L[{grp}][0]", slot, one)
+        self._decide(b, s.span, sites["alone"], f"list(L[{opts}])", f"L[{grp}][0]", slot, one)
         b.place(done)
+
+    @on(ast.Negotiate)
+    def s_Negotiate(self, s: ast.Negotiate, b, scope):
+        """Bundles drafted one item at a time and offered in turn: the proposer `who` drafts
+        into the statement's own slot (which the items read), until he offers or withdraws;
+        the others answer in order until one does not accept. A counter makes its author the
+        next proposer, and is offered only while fewer than `max` bundles were offered."""
+        grp, qs, made, live = (scope.temp(n) for n in ("parties", "proposers", "offers", "open"))
+        who, pick, drafting, steps = (
+            scope.temp(n) for n in ("proposer", "pick", "drafting", "steps")
+        )
+        voters, idx, voter = (scope.temp(n) for n in ("voters", "index", "voter"))
+        answer, said, result = (scope.temp(n) for n in ("answer", "said", "result"))
+        slot = scope.slot(s.name)
+        parties = self.ex.x(s.parties, scope)
+        by = self.ex.x(s.proposers, scope) if s.proposers is not None else f"L[{grp}]"
+        long = self.ex.const(f"a draft of the negotiation had more than {DRAFT_LIMIT} items")
+        b.step(
+            f"L[{grp}] = list({parties})\nL[{qs}] = list({by})\nL[{made}] = 0\n"
+            f"L[{live}] = len(L[{grp}]) > 1\nL[{result}] = []\n"
+            f"L[{who}] = L[{grp}][0] if L[{grp}] else None",
+            s.span,
+        )
+        sites = self._sites(s, {"draft": "draft a bundle", "answer": "answer the bundle"})
+        offer, withdraw = f"[{OFFER!r}, list(L[{slot}])]", f"[{WITHDRAW!r}, list(L[{slot}])]"
+
+        def draft() -> None:
+            items = self.ex.x(s.items, scope)
+            options = (
+                f"[x for x in {items} if x not in L[{slot}]]"
+                f" + ([{offer}] if L[{slot}] else []) + [{withdraw}]"
+            )
+            self._decide(b, s.span, sites["draft"], options, f"L[{who}]", pick)
+            b.step(
+                f"k = L[{pick}]\n"
+                f"if k == {offer}:\n    L[{drafting}] = False\n    L[{made}] += 1\n"
+                f"elif k == {withdraw}:\n    L[{drafting}] = False\n    L[{live}] = False\n"
+                f"else:\n    L[{slot}] = L[{slot}] + [k]",
+                s.span,
+            )
+
+        def answers() -> None:
+            b.step(f"L[{voter}] = L[{voters}][L[{idx}]]\nL[{idx}] += 1", s.span)
+            options = (
+                f"[[{ACCEPT!r}, L[{slot}]], [{REFUSE!r}, L[{slot}]]]"
+                f" + ([[{COUNTER!r}, L[{slot}]]] if L[{made}] < {s.max} and L[{voter}] in L[{qs}]"
+                " else [])"
+            )
+            self._decide(b, s.span, sites["answer"], options, f"L[{voter}]", answer)
+            b.step(f"L[{said}] = L[{answer}][0]", s.span)
+
+        def bundle() -> None:
+            b.step(f"L[{slot}] = []\nL[{drafting}] = True\nL[{steps}] = 0", s.span)
+            after = (
+                f"L[{steps}] += 1",
+                f"if L[{steps}] > {DRAFT_LIMIT + 1}: _fault('K405', {long})",
+            )
+            self._while(b, f"not L[{drafting}]", draft, s.span, after)
+            offered = b.label()
+            b.add(Branch(cond=f"L[{live}]", orelse=offered, span=s.span))
+            b.step(
+                f"L[{voters}] = [r for r in L[{grp}] if r != L[{who}]]\nL[{idx}] = 0\n"
+                f"L[{said}] = {ACCEPT!r}",
+                s.span,
+            )
+            done = f"L[{said}] != {ACCEPT!r} or L[{idx}] >= len(L[{voters}])"
+            self._while(b, done, answers, s.span)
+            b.step(
+                f"if L[{said}] == {ACCEPT!r}:\n    L[{result}] = L[{slot}]\n    L[{live}] = False\n"
+                f"elif L[{said}] == {REFUSE!r}:\n    L[{live}] = False\n"
+                f"else:\n    L[{who}] = L[{voter}]",
+                s.span,
+            )
+            b.place(offered)
+
+        self._while(b, f"not L[{live}]", bundle, s.span)
+        b.step(f"L[{slot}] = L[{result}]", s.span)
 
     @on(ast.Quiet)
     def s_Quiet(self, s: ast.Quiet, b, scope):
@@ -723,6 +815,9 @@ class Lowerer(Visitor):
 QUIET_PROMPT = "anything to do before play goes on?"
 GO_ON = "go on"
 ACCEPT, REFUSE = "accept", "refuse"  # the answers to a proposal of `agree`
+COUNTER = "counter"  # and, in a negotiation, the answer that makes a new proposal
+OFFER, WITHDRAW = "offer", "withdraw"  # what ends a draft: offered, or no deal
+DRAFT_LIMIT = 1000  # items in one draft of a negotiation: past it, a fault (K405)
 
 
 class _Native(Visitor):
@@ -838,6 +933,7 @@ class _Native(Visitor):
     suspending = elsewhere(
         ast.Choose,
         ast.Agree,
+        ast.Negotiate,
         ast.Quiet,
         ast.Outcry,
         ast.CallStmt,

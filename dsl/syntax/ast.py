@@ -399,6 +399,28 @@ class Agree(Statement):
 
 
 @attrs.frozen
+class Negotiate(Statement):
+    """`let deal = negotiate ps by qs from items max n as "..."`: an open negotiation among
+    the parties `ps`. The first of `ps` drafts a bundle, one item at a time, from `items`
+    (read again before each item, with `deal` standing for the draft so far), and offers it
+    or withdraws; every other party in turn accepts, refuses (no deal) or, if he is one of
+    `qs` (all of `ps` without `by`) and fewer than `n` bundles were offered, counters with a
+    bundle of his own. `deal` is the bundle all others accepted, or `[]`."""
+
+    suspends = True
+    children = ("parties", "proposers", "items")
+
+    name: str
+    parties: Expr
+    proposers: Expr | None
+    items: Expr
+    max: int
+    prompt: str | None
+    cite: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
 class CallStmt(Statement):
     suspends = True
     children = ("args",)
@@ -599,6 +621,7 @@ Stmt = Union[
     Quiet,
     Choose,
     Agree,
+    Negotiate,
     CallStmt,
     AddTo,
     RemoveFrom,

@@ -650,6 +650,13 @@ class _Statements(Visitor):
         head = f"let {s.name} = agree {expr(s.group)} from {expr(s.options)} max {s.max}"
         return f"{head}{prompt}{cite(s.cite)}"
 
+    @on(ast.Negotiate)
+    def s_Negotiate(self, s: ast.Negotiate, depth: int, comments) -> str:
+        prompt = f" as {string(s.prompt)}" if s.prompt is not None else ""
+        by = f" by {expr(s.proposers)}" if s.proposers is not None else ""
+        head = f"let {s.name} = negotiate {expr(s.parties)}{by} from {expr(s.items)} max {s.max}"
+        return f"{head}{prompt}{cite(s.cite)}"
+
     @on(ast.CallStmt)
     def s_CallStmt(self, s: ast.CallStmt, depth: int, comments) -> str:
         return f"{s.name}({args(s.args)}){cite(s.cite)}"

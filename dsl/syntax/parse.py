@@ -596,6 +596,19 @@ class _Builder(Transformer):
             span=self._span(meta),
         )
 
+    def negotiate_stmt(self, meta, ch):
+        prompt = _unquote(ch[5]) if ch[5] is not None else None
+        return ast.Negotiate(
+            str(ch[0]),
+            ch[1],
+            ch[2],
+            ch[3],
+            int(ch[4]),
+            prompt,
+            _pick(ch[6:], _Cite),
+            span=self._span(meta),
+        )
+
     def call_stmt(self, meta, ch):
         return ast.CallStmt(
             str(ch[0]), tuple(ch[1] or ()), _pick(ch[2:], _Cite), span=self._span(meta)

@@ -139,6 +139,7 @@ class _Loops(Visitor):
         ast.Assign,
         ast.Choose,
         ast.Agree,
+        ast.Negotiate,
         ast.CallStmt,
         ast.AddTo,
         ast.RemoveFrom,

@@ -536,6 +536,18 @@ class TypeChecker(Calls, Visitor):
         self.expect(self.expr(s.group, scope), ListOf(PLAYER), s.group.span, "who decide together")
         scope[s.name] = self.elem(self.expr(s.options, scope), s.options.span)
 
+    @on(ast.Negotiate)
+    def s_Negotiate(self, s: ast.Negotiate, scope: dict):
+        self.local(s.name, s.span)
+        self.expect(self.expr(s.parties, scope), ListOf(PLAYER), s.parties.span, "the parties")
+        if s.proposers is not None:
+            self.expect(
+                self.expr(s.proposers, scope), ListOf(PLAYER), s.proposers.span, "who may counter"
+            )
+        # the items may read the draft, a list of items: typed once they are known
+        scope[s.name] = ListOf(ANY)
+        scope[s.name] = ListOf(self.elem(self.expr(s.items, scope), s.items.span))
+
     @on(ast.CallStmt)
     def s_CallStmt(self, s: ast.CallStmt, scope: dict):
         self.call(s, scope, statement=True)
