@@ -85,6 +85,14 @@ def test_play_aurignac_as_mother_nature_through_a_whole_game():
     assert "game over" in out.output
 
 
+def test_play_shows_that_an_agent_made_a_secret_choice_not_what():
+    # Aurignac §5: Mother Nature (seat 1, an agent here) sets cards aside in secret when she
+    # takes her opening hand; the Tribe at the terminal sees that she chose, not which card
+    out = run("play", "aurignac", "--seat", "2", "--seed", "2", input="q\n")
+    lines = [line for line in out.output.splitlines() if "set a card aside to draw again" in line]
+    assert lines and all(line.endswith(": (a secret choice)") for line in lines)
+
+
 def test_play_rejects_bad_input_and_can_quit():
     out = run("play", "tic-tac-toe", input="99\nq\n")
     assert "type a number from 1 to 9" in out.output and "game abandoned" in out.output

@@ -116,7 +116,14 @@ STATEMENT_STRATEGIES = {
     ast.Outcry: lambda inner: st.builds(ast.Outcry, NAMES, exprs, exprs, INTS, inner),
     ast.Simultaneously: lambda inner: st.builds(ast.Simultaneously, inner),
     ast.Choose: lambda inner: st.builds(
-        ast.Choose, NAMES, exprs, exprs, st.none() | TEXT, CITES, always=st.booleans()
+        ast.Choose,
+        NAMES,
+        exprs,
+        exprs,
+        st.none() | TEXT,
+        CITES,
+        always=st.booleans(),
+        secret=st.booleans(),
     ),
     ast.Agree: lambda inner: st.builds(
         ast.Agree, NAMES, exprs, exprs, INTS, st.none() | TEXT, CITES
@@ -124,6 +131,7 @@ STATEMENT_STRATEGIES = {
     ast.Negotiate: lambda inner: st.builds(
         ast.Negotiate, NAMES, exprs, st.none() | exprs, exprs, INTS, st.none() | TEXT, CITES
     ),
+    ast.Reveal: lambda inner: st.builds(ast.Reveal, exprs, exprs),
     ast.CallStmt: lambda inner: st.builds(
         ast.CallStmt, NAMES, st.lists(exprs, max_size=2).map(tuple), CITES
     ),

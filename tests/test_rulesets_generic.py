@@ -121,6 +121,16 @@ def hidden_changes(state):
             other = state.clone()
             other.g[spec.slot] = [_perturb(v) for v in value] if spec.domains else _perturb(value)
             yield spec.name, other, range(state.n)
+        elif spec.visibility == "backs":
+            # a face-down entry's face, for each seat it was not revealed to (where entries
+            # lie is public)
+            for seat in range(state.n):
+                seen = state._shown(seat)
+                other = state.clone()
+                zones = other.g[spec.slot] if spec.domains else [other.g[spec.slot]]
+                for zone in zones:
+                    zone[:] = [x if x is None or x in seen else "a different face" for x in zone]
+                yield f"the faces down in {spec.name}, for P{seat + 1}", other, [seat]
         elif spec.visibility == "top":
             # everything under the top entry is hidden from everyone
             other = state.clone()
@@ -166,6 +176,37 @@ def test_hidden_information_never_shows(name):
         assert checked > 0
     else:
         assert state.observation(0)["vars"] == {s.name: state.g[s.slot] for s in game.vars}
+
+
+def test_a_secret_choice_shows_the_others_only_that_it_was_made():
+    # At every decision of a `secret` site in a seeded game of each ruleset that has one:
+    # two options that lead to the same next decision leave what the other seats all see
+    # (the spectator's view: each seat also sees its own hand, which chance after the
+    # choice may deal differently) equal
+    checked = 0
+    for name in ALL_RULESETS:
+        game = load(name)
+        if not any(site.secret for site in game.sites):
+            continue
+        players = max(player_counts(game))
+        state = new_game(game, players=players, seed=7)
+        agent = random.Random(7)
+        while not state.is_over():
+            decision = state.decision()
+            if game.sites[decision.site].secret and len(decision.options) > 1:
+                first = state.clone()
+                first.apply(decision.options[0])
+                for option in decision.options[1:4]:
+                    other = state.clone()
+                    other.apply(option)
+                    a, b = first.decision(), other.decision()
+                    if a is None or b is None or (a.player, a.site) != (b.player, b.site):
+                        continue
+                    seen, also = first.observation(None), other.observation(None)
+                    assert seen["vars"] == also["vars"], f"{name}: {decision.prompt!r} shows"
+                    checked += 1
+            state.apply(agent.choice(state.decision().options))
+    assert checked > 0
 
 
 def test_the_hidden_fixture_really_hides_something():

@@ -32,7 +32,7 @@ from dsl.errors import Span
 from dsl.semantics.builtins import EFFECT_CONTEXT
 from dsl.semantics.check import Checked
 from dsl.semantics.resolve import Program
-from dsl.semantics.symbols import Symbols
+from dsl.semantics.symbols import KNOWN, Symbols
 from dsl.syntax import ast
 from interpreter.core.game import (
     BlockInfo,
@@ -245,6 +245,7 @@ class Compiler:
             standing=self.env["_STANDING"],
             options=self.env["_OPTIONS"],
             deferred=defer,
+            known_slot=sym.slot_of(KNOWN),
             phrases={
                 d.name: Phrase(d.kind, d.name, tuple(x.name for x in d.params), d.template, d.cite)
                 for d in self.program.decls.values()

@@ -38,6 +38,7 @@ from dsl.errors import Span
 from dsl.semantics.access import Access
 from dsl.semantics.builtins import EFFECT_CONTEXT
 from dsl.semantics.resolve import Program
+from dsl.semantics.symbols import KNOWN
 from dsl.semantics.types import EFFECT
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, elsewhere, on
@@ -512,7 +513,14 @@ class Lowerer(Visitor):
         slot = scope.slot(s.name)
         site = len(self.sites)
         self.sites.append(
-            ChooseSite(s.prompt or f"choose {s.name}", s.cite, self.current_proc, s.span, s.always)
+            ChooseSite(
+                s.prompt or f"choose {s.name}",
+                s.cite,
+                self.current_proc,
+                s.span,
+                s.always,
+                s.secret,
+            )
         )
         if self.offering:
             b.place(b.label())
@@ -774,7 +782,27 @@ class Lowerer(Visitor):
 
     @on(ast.Shuffle)
     def s_Shuffle(self, s: ast.Shuffle, b, scope):
-        b.step(f"_shuffle(st, {self.ex.place(s.target, scope)})", s.span)
+        place = self.ex.place(s.target, scope)
+        known = self.ex.sym.slot_of(KNOWN)
+        if known is None:
+            b.step(f"_shuffle(st, {place})", s.span)
+            return
+        # a shuffled entry is known to nobody any more
+        b.step(
+            f"items = {place}\n_shuffle(st, items)\n"
+            f"for seen in st.g[{known}]:\n    seen[:] = [x for x in seen if x not in items]",
+            s.span,
+        )
+
+    @on(ast.Reveal)
+    def s_Reveal(self, s: ast.Reveal, b, scope):
+        known = self.ex.sym.slot_of(KNOWN)
+        b.step(
+            f"v = {self.ex.x(s.value, scope)}\n"
+            f"for q in {self.ex.x(s.to, scope)}:\n"
+            f"    if v not in st.g[{known}][q]: st.g[{known}][q].append(v)",
+            s.span,
+        )
 
     @on(ast.Draw)
     def s_Draw(self, s: ast.Draw, b, scope):
@@ -916,6 +944,7 @@ class _Native(Visitor):
         ast.Spend,
         ast.Move,
         ast.Shuffle,
+        ast.Reveal,
         ast.Draw,
         ast.Log,
     )

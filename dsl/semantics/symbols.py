@@ -13,6 +13,8 @@ from dsl.errors import Diagnostic, Note, diag, did_you_mean
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, elsewhere, on
 
+KNOWN = "$known"  # the engine's zone of what each player was shown (`reveal`)
+
 
 class Symbols:
     def __init__(self, program, max_players: int):
@@ -55,6 +57,20 @@ class Symbols:
         binder = _Binder(self)
         for decl in self.program.decls.values():
             binder.visit(decl)
+        if self._knows():
+            # what each player was shown of face-down entries: a zone of the engine's,
+            # seen by its owner only; its name is no name of the language
+            known = ast.Zone(KNOWN, (ast.KeyName("player"),), "list", None, None, "owner", None)
+            self._slots[KNOWN] = len(self.state_decls)
+            self.decls[KNOWN] = known
+            self.state_decls.append(known)
+
+    def _knows(self) -> bool:
+        """Does the program show face-down entries to some players (`reveal`, `visible backs`)?"""
+        decls = list(self.program.decls.values())
+        return any(isinstance(d, ast.Zone) and d.visibility == "backs" for d in decls) or any(
+            isinstance(n, ast.Reveal) for d in decls for n in ast.walk(d)
+        )
 
     def fill_rows(self, evaluate) -> None:
         """Evaluate every row's fields (constants) with `evaluate(expr) -> value`."""

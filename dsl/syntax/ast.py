@@ -377,6 +377,8 @@ class Choose(Statement):
     # `ask`: put to the player even when only one option is left, so that being asked
     # (or not) tells nobody how many options there were.
     always: bool = False
+    # `secret`: the other players learn that the choice was made, not what was chosen
+    secret: bool = False
 
 
 @attrs.frozen
@@ -486,6 +488,19 @@ class Shuffle(Statement):
     children = ("target",)
 
     target: Target
+    span: Span = _span()
+
+
+@attrs.frozen
+class Reveal(Statement):
+    """`reveal x to ps`: the players of `ps` see the face of `x`, and know it until it is
+    shuffled: a zone `visible backs` shows it to them where it lies face down."""
+
+    suspends = False
+    children = ("value", "to")
+
+    value: Expr
+    to: Expr
     span: Span = _span()
 
 
@@ -628,6 +643,7 @@ Stmt = Union[
     Spend,
     Move,
     Shuffle,
+    Reveal,
     Draw,
     EndGame,
     Log,

@@ -642,7 +642,8 @@ class _Statements(Visitor):
         prompt = f" as {string(s.prompt)}" if s.prompt is not None else ""
         chooser, options = expr(s.player), expr(s.options)
         verb = "ask" if s.always else "choose"
-        return f"let {s.name} = {verb} {chooser} from {options}{prompt}{cite(s.cite)}"
+        secret = " secret" if s.secret else ""
+        return f"let {s.name} = {verb} {chooser} from {options}{prompt}{secret}{cite(s.cite)}"
 
     @on(ast.Agree)
     def s_Agree(self, s: ast.Agree, depth: int, comments) -> str:
@@ -687,6 +688,10 @@ class _Statements(Visitor):
     @on(ast.Move)
     def s_Move(self, s: ast.Move, depth: int, comments) -> str:
         return f"move {expr(s.value)} from {target(s.source)} to {target(s.dest)}"
+
+    @on(ast.Reveal)
+    def s_Reveal(self, s: ast.Reveal, depth: int, comments) -> str:
+        return f"reveal {expr(s.value)} to {expr(s.to)}"
 
     @on(ast.Shuffle)
     def s_Shuffle(self, s: ast.Shuffle, depth: int, comments) -> str:

@@ -576,9 +576,10 @@ class _Builder(Transformer):
             ch[1],
             ch[2],
             prompt,
-            _pick(ch[4:], _Cite),
+            _pick(ch[5:], _Cite),
             span=self._span(meta),
             always=always,
+            secret=ch[4] is not None,
         )
 
     def ask_stmt(self, meta, ch):
@@ -595,6 +596,9 @@ class _Builder(Transformer):
             _pick(ch[5:], _Cite),
             span=self._span(meta),
         )
+
+    def reveal_stmt(self, meta, ch):
+        return ast.Reveal(ch[0], ch[1], span=self._span(meta))
 
     def negotiate_stmt(self, meta, ch):
         prompt = _unquote(ch[5]) if ch[5] is not None else None

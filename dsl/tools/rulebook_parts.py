@@ -20,6 +20,7 @@ VISIBLE = {
     "owner": "its owner",
     "hidden": "nobody",
     "top": "everyone: its top and its size",
+    "backs": "everyone: where its entries lie, face down; what they are, those shown them",
 }
 NOTE_KINDS = (
     ("deviation", "Deviations", "where the executable rules knowingly depart from the book"),

@@ -68,6 +68,7 @@ class ChooseSite:
     proc: str
     span: Span
     always: bool = False  # an `ask`: put to the player even with a single option
+    secret: bool = False  # the others learn that the choice was made, not what was chosen
 
 
 @attrs.frozen
@@ -148,6 +149,8 @@ class Game:
     deferred: dict[int, tuple[tuple[int, int], ...]] = attrs.field(
         factory=dict, eq=False, repr=False
     )
+    # the slot of the engine's zone of what each player was shown (`reveal`), if any
+    known_slot: int | None = attrs.field(default=None, eq=False, repr=False)
 
     def span_of(self, name: str) -> Span:
         """Where the ruleset declares `name` (a `fn`, `score`...), for its errors."""

@@ -322,14 +322,23 @@ class State:
         other.bound = self.bound
         return other
 
+    def _shown(self, player: int | None) -> list:
+        """The face-down entries revealed to `player` (`reveal`); none to a spectator."""
+        slot = self.game.known_slot
+        if slot is None or player is None:
+            return []
+        return self.g[slot][player]
+
     def observation(self, player: int | None) -> dict:
         """What `player` may see (None: a spectator, who sees only public information).
 
         Variables visible to their owner show only the observer's own entries; hidden ones
-        show only the sizes of lists; a zone `visible top` shows its last entry and its size.
-        The pending decision's options go only to its decider.
+        show only the sizes of lists; a zone `visible top` shows its last entry and its size;
+        a zone `visible backs` shows where its entries lie, each face down unless it was
+        revealed to the observer. The pending decision's options go only to its decider.
         """
         view: dict[str, Any] = {}
+        seen = self._shown(player)
         for spec in self.game.vars:
             value = self.g[spec.slot]
             per_seat = len(value) // len(spec.domains[0]) if spec.domains else 1
@@ -344,6 +353,10 @@ class State:
                 ]
             elif spec.visibility == "top":
                 view[spec.name] = [_topped(v) for v in value] if spec.domains else _topped(value)
+            elif spec.visibility == "backs":
+                view[spec.name] = (
+                    [_backs(v, seen) for v in value] if spec.domains else _backs(value, seen)
+                )
             else:
                 view[spec.name] = [_masked(v) for v in value] if spec.domains else _masked(value)
         decision = None
@@ -475,6 +488,11 @@ def _masked(value):
     if isinstance(value, list):
         return {"hidden": len(value)}
     return {"hidden": True}
+
+
+def _backs(value: list, seen: list) -> list:
+    """A zone of face-down entries: where each lies; its face only if the observer saw it."""
+    return [x if x is None or x in seen else {"hidden": True} for x in value]
 
 
 def _topped(value: list) -> dict:

@@ -129,7 +129,8 @@ def _loop(state, you: int, agent, recorder) -> bool:
         rule = f" ({cite(site.cite).strip()})" if site.cite else ""
         if decision.player != you:
             option = agent(state, decision)
-            click.echo(f"P{decision.player + 1} {decision.prompt}{rule}: {game.describe(option)}")
+            shown = "(a secret choice)" if site.secret else game.describe(option)
+            click.echo(f"P{decision.player + 1} {decision.prompt}{rule}: {shown}")
             state.apply(option)
             continue
         _show_position(state, you)

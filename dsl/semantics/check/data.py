@@ -212,11 +212,12 @@ def check_data(program, symbols: Symbols) -> list[Diagnostic]:
                         + "]`",
                     )
                 )
-        if isinstance(decl, (ast.Var, ast.Pool)) and decl.visibility == "top":
+        if isinstance(decl, (ast.Var, ast.Pool)) and decl.visibility in ("top", "backs"):
+            shown = "a top to show" if decl.visibility == "top" else "entries lying face down"
             out.append(
                 diag(
                     "K216",
-                    f"{decl.name!r}: only a zone has a top to show (`visible top`)",
+                    f"{decl.name!r}: only a zone has {shown} (`visible {decl.visibility}`)",
                     decl.span,
                     hint="make it a zone (a pile or a deck), or choose public, owner or hidden",
                 )

@@ -146,6 +146,7 @@ class _Loops(Visitor):
         ast.Spend,
         ast.Move,
         ast.Shuffle,
+        ast.Reveal,
         ast.Draw,
         ast.EndGame,
         ast.Log,

@@ -610,6 +610,11 @@ class TypeChecker(Calls, Visitor):
         self.elem(self.zone(s.dest, scope), s.dest.span)
         self.expect(self.expr(s.value, scope), t, s.value.span, f"an item of {s.source.name!r}")
 
+    @on(ast.Reveal)
+    def s_Reveal(self, s: ast.Reveal, scope: dict):
+        self.expr(s.value, scope)
+        self.expect(self.expr(s.to, scope), ListOf(PLAYER), s.to.span, "who is shown it")
+
     @on(ast.Shuffle)
     def s_Shuffle(self, s: ast.Shuffle, scope: dict):
         self.elem(self.target(s.target, scope), s.target.span)
