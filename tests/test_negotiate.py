@@ -8,6 +8,9 @@ written on it; its scenarios are in tests/neanderthal/negotiation-fidelity.scena
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 
 from dsl.errors import CheckProblem
@@ -16,7 +19,7 @@ from dsl.syntax import ast
 from dsl.syntax.fmt import format_text
 from dsl.syntax.parse import parse
 from interpreter.agents import RandomAgent, play_out
-from interpreter.api import new_game
+from interpreter.api import load, new_game
 from interpreter.save import dump_state, load_state
 
 MARKET = """
@@ -173,3 +176,22 @@ def test_fmt_writes_the_negotiation_back_as_it_parses():
     (round_,) = [i for i in tree.items if isinstance(i, ast.Round)]
     (nego,) = [s for s in round_.body.stmts if isinstance(s, ast.Negotiate)]
     assert (nego.name, nego.max) == ("deal", 3)
+
+
+def test_a_neanderthal_game_saved_in_the_middle_of_a_bundle_plays_on_identically():
+    # tests/fixtures/neanderthal-chiefs.knap lets everyone negotiate (§F1): stop at the
+    # first answer to a bundle, save, load, and play both copies on with the same choices
+    game = load(str(Path(__file__).parent / "fixtures" / "neanderthal-chiefs.knap"))
+    state = new_game(game, players=3, seed=2)
+    pick = random.Random(2)
+    while not game.sites[state.decision().site].prompt.startswith("answer the bundle"):
+        state.apply(pick.choice(state.decision().options))
+    again = load_state(dump_state(state), game)
+    assert again.decision() == state.decision()
+    for _ in range(60):
+        if state.is_over():
+            break
+        option = pick.choice(state.decision().options)
+        state.apply(option)
+        again.apply(option)
+    assert dump_state(again) == dump_state(state)
