@@ -67,7 +67,6 @@ NEANDERTHAL_VARS = frozenset(
         "side_of",
         "portal",
         "sexuality_held",
-        "sexuality_reversed",
         "final_vp",
         "ice",
         "biome_row",

@@ -132,6 +132,7 @@ STATEMENT_STRATEGIES = {
         ast.Negotiate, NAMES, exprs, st.none() | exprs, exprs, INTS, st.none() | TEXT, CITES
     ),
     ast.Reveal: lambda inner: st.builds(ast.Reveal, exprs, exprs),
+    ast.Flip: lambda inner: st.builds(ast.Flip, exprs),
     ast.CallStmt: lambda inner: st.builds(
         ast.CallStmt, NAMES, st.lists(exprs, max_size=2).map(tuple), CITES
     ),

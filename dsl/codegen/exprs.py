@@ -13,8 +13,8 @@ from collections import deque
 from typing import Any
 
 from dsl.semantics.builtins import BUILTINS, STATE_NAMES
-from dsl.semantics.symbols import Symbols
-from dsl.semantics.types import ANY, Type, Typing, elem, may_be_list, may_hold_lists
+from dsl.semantics.symbols import FLIPPED, Symbols
+from dsl.semantics.types import ANY, Named, Type, Typing, elem, may_be_list, may_hold_lists
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, on
 from interpreter.core.runtime import RUNTIME
@@ -279,7 +279,24 @@ class Exprs(Visitor):
 
     @on(ast.FieldGet)
     def x_FieldGet(self, e: ast.FieldGet, scope):
+        sides = self._sides(e)
+        if sides is not None:
+            first, second = sides if e.name == "up" else sides[::-1]
+            flipped = f"st.g[{self.sym.slot_of(FLIPPED)}]"
+            return f"_face(_R, {flipped}, {self.x(e.obj, scope)}, {first!r}, {second!r})"
         return f"_R[{self.x(e.obj, scope)}][{e.name!r}]"
+
+    def _sides(self, e: ast.FieldGet) -> tuple[str, str] | None:
+        """The faces of a two-sided card when `e` reads its face up or down (`c.up`)."""
+        if e.name not in ("up", "down"):
+            return None
+        t = self.typing.of(e.obj)
+        record = self.sym.decls.get(t.name) if isinstance(t, Named) else None
+        if not isinstance(record, ast.Record) or record.sides is None:
+            return None
+        if any(f.name == e.name for f in record.fields):
+            return None
+        return record.sides
 
     @on(ast.IndexGet)
     def x_IndexGet(self, e: ast.IndexGet, scope):

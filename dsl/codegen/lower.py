@@ -38,7 +38,7 @@ from dsl.errors import Span
 from dsl.semantics.access import Access
 from dsl.semantics.builtins import EFFECT_CONTEXT
 from dsl.semantics.resolve import Program
-from dsl.semantics.symbols import KNOWN
+from dsl.semantics.symbols import FLIPPED, KNOWN
 from dsl.semantics.types import EFFECT
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, elsewhere, on
@@ -794,6 +794,15 @@ class Lowerer(Visitor):
             s.span,
         )
 
+    @on(ast.Flip)
+    def s_Flip(self, s: ast.Flip, b, scope):
+        flipped = self.ex.sym.slot_of(FLIPPED)
+        b.step(
+            f"c = {self.ex.x(s.value, scope)}\nturned = st.g[{flipped}]\n"
+            "if c in turned: turned.remove(c)\nelse: turned.append(c)",
+            s.span,
+        )
+
     @on(ast.Reveal)
     def s_Reveal(self, s: ast.Reveal, b, scope):
         known = self.ex.sym.slot_of(KNOWN)
@@ -945,6 +954,7 @@ class _Native(Visitor):
         ast.Move,
         ast.Shuffle,
         ast.Reveal,
+        ast.Flip,
         ast.Draw,
         ast.Log,
     )

@@ -14,6 +14,7 @@ from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, elsewhere, on
 
 KNOWN = "$known"  # the engine's zone of what each player was shown (`reveal`)
+FLIPPED = "$flipped"  # the engine's zone of the two-sided cards turned over (`flip`)
 
 
 class Symbols:
@@ -64,6 +65,12 @@ class Symbols:
             self._slots[KNOWN] = len(self.state_decls)
             self.decls[KNOWN] = known
             self.state_decls.append(known)
+        if any(r.sides for r in self.program.get(ast.Record)):
+            # the two-sided cards turned over (their second face up), in public
+            flipped = ast.Zone(FLIPPED, (), "list", None, None, "public", None)
+            self._slots[FLIPPED] = len(self.state_decls)
+            self.decls[FLIPPED] = flipped
+            self.state_decls.append(flipped)
 
     def _knows(self) -> bool:
         """Does the program show face-down entries to some players (`reveal`, `visible backs`)?"""

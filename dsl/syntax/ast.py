@@ -505,6 +505,17 @@ class Reveal(Statement):
 
 
 @attrs.frozen
+class Flip(Statement):
+    """`flip c`: turns the two-sided card `c` over (its record declares `sides`)."""
+
+    suspends = False
+    children = ("value",)
+
+    value: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
 class Draw(Statement):
     suspends = False
     children = ("count", "source", "dest")
@@ -644,6 +655,7 @@ Stmt = Union[
     Move,
     Shuffle,
     Reveal,
+    Flip,
     Draw,
     EndGame,
     Log,
@@ -742,6 +754,8 @@ class Record(Node):
     fields: tuple[Field, ...]
     cite: str | None
     span: Span = _span()
+    # `sides a, b`: the fields that are the two faces of each row (a up at the start)
+    sides: tuple[str, str] | None = None
 
 
 @attrs.frozen

@@ -247,16 +247,17 @@ class _Declarations(Visitor):
     @on(ast.Record)
     def d_Record(self, d: ast.Record, comments) -> str:
         head = f"{d.keyword} {d.name}{cite(d.cite)}"
+        tail = f" sides {d.sides[0]}, {d.sides[1]}" if d.sides else ""
         fields = [_PARTS.visit(f) for f in d.fields]
         commented = comments is not None and comments.inside(d.span.line, d.span.end_line)
         if not commented:
-            return _braced(head, fields)
+            return _braced(head, fields) + tail
         # one field per line, each keeping the comments written beside it
         body = "".join(
             "\n" + _placed(f, lambda text=text: f"{INDENT}{text},", INDENT, comments)
             for f, text in zip(d.fields, fields)
         )
-        return f"{head} {{{body}{_closing(d, INDENT, comments)}\n}}"
+        return f"{head} {{{body}{_closing(d, INDENT, comments)}\n}}{tail}"
 
     @on(ast.Table)
     def d_Table(self, d: ast.Table, comments) -> str:
@@ -688,6 +689,10 @@ class _Statements(Visitor):
     @on(ast.Move)
     def s_Move(self, s: ast.Move, depth: int, comments) -> str:
         return f"move {expr(s.value)} from {target(s.source)} to {target(s.dest)}"
+
+    @on(ast.Flip)
+    def s_Flip(self, s: ast.Flip, depth: int, comments) -> str:
+        return f"flip {expr(s.value)}"
 
     @on(ast.Reveal)
     def s_Reveal(self, s: ast.Reveal, depth: int, comments) -> str:

@@ -41,6 +41,10 @@ class _Vis(str):
     pass
 
 
+class _Sides(tuple):
+    pass
+
+
 class _Keys(tuple):
     pass
 
@@ -209,7 +213,18 @@ class _Builder(Transformer):
 
     def record_decl(self, meta, ch):
         fields = tuple(c for c in ch if isinstance(c, ast.Field))
-        return ast.Record(ch[0], str(ch[1]), fields, _pick(ch, _Cite), span=self._span(meta))
+        sides = _pick(ch, _Sides)
+        return ast.Record(
+            ch[0],
+            str(ch[1]),
+            fields,
+            _pick(ch, _Cite),
+            span=self._span(meta),
+            sides=tuple(sides) if sides is not None else None,
+        )
+
+    def sides(self, meta, ch):
+        return _Sides((str(ch[0]), str(ch[1])))
 
     def field(self, meta, ch):
         return ast.Field(str(ch[0]), ch[1], span=self._span(meta), default=ch[2])
@@ -596,6 +611,9 @@ class _Builder(Transformer):
             _pick(ch[5:], _Cite),
             span=self._span(meta),
         )
+
+    def flip_stmt(self, meta, ch):
+        return ast.Flip(ch[0], span=self._span(meta))
 
     def reveal_stmt(self, meta, ch):
         return ast.Reveal(ch[0], ch[1], span=self._span(meta))

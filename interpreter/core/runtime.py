@@ -44,6 +44,11 @@ def _shuffle(st, items: list) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+def _face(rows: dict, flipped: list, card, first: str, second: str):
+    """A face of a two-sided card (`c.up`: `first` is the face up unless it was turned over)."""
+    return rows[card][second if card in flipped else first]
+
+
 def _remove(items: list, value, where: str) -> None:
     if value not in items:
         raise RulesetFault("K403", f"{value!r} is not in {where}")
@@ -232,6 +237,7 @@ RUNTIME = {
     "_end": _end,
     "_stop": _stop,
     "_fault": _fault,
+    "_face": _face,
     "_copy": copy_value,
     "_copy_deep": copy_deep,
     "RulesetFault": RulesetFault,

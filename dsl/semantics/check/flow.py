@@ -147,6 +147,7 @@ class _Loops(Visitor):
         ast.Move,
         ast.Shuffle,
         ast.Reveal,
+        ast.Flip,
         ast.Draw,
         ast.EndGame,
         ast.Log,

@@ -38,6 +38,8 @@ from dsl.syntax import ast
 from dsl.syntax.fmt import params as fmt_params
 from dsl.syntax.visitor import Visitor, elsewhere, on
 
+FACES = ("up", "down")  # what `c.up` and `c.down` read of a two-sided card (`sides`)
+
 
 class TypeChecker(Calls, Visitor):
     """One handler per node class: a declaration's checks, a statement's checks in a scope
@@ -189,6 +191,32 @@ class TypeChecker(Calls, Visitor):
     def d_Record(self, d: ast.Record):
         for f in d.fields:
             self.visit(f)
+        if d.sides is not None:
+            self.two_sides(d, d.sides)
+
+    def two_sides(self, d: ast.Record, sides: tuple[str, str]) -> None:
+        """`sides a, b` names two fields of one type; `up` and `down` read them."""
+        fields = {f.name: f for f in d.fields}
+        missing = [n for n in sides if n not in fields]
+        taken = [n for n in FACES if n in fields]
+        if missing or taken or sides[0] == sides[1]:
+            self.error(
+                "K243",
+                f"{d.name!r}: `sides` names two different fields of the record"
+                + (f" ({', '.join(map(repr, missing))} is not one)" if missing else "")
+                + (f"; a field may not be called {taken[0]!r}" if taken else ""),
+                d.span,
+                hint="`sides front, back` after the fields, each a field of the record; "
+                "`c.up` and `c.down` read the face up and the face down",
+            )
+            return
+        a, b = (self.type_of(fields[n].type) for n in sides)
+        if a != b:
+            self.error(
+                "K243",
+                f"{d.name!r}: the two sides are of different types ({show(a)}, {show(b)})",
+                fields[sides[1]].span,
+            )
 
     @on(ast.Field)
     def f_Field(self, f: ast.Field):
@@ -610,6 +638,18 @@ class TypeChecker(Calls, Visitor):
         self.elem(self.zone(s.dest, scope), s.dest.span)
         self.expect(self.expr(s.value, scope), t, s.value.span, f"an item of {s.source.name!r}")
 
+    @on(ast.Flip)
+    def s_Flip(self, s: ast.Flip, scope: dict):
+        t = self.expr(s.value, scope)
+        record = self.program.decls.get(t.name) if isinstance(t, Named) else None
+        if known(t) and not (isinstance(record, ast.Record) and record.sides is not None):
+            self.error(
+                "K244",
+                f"only a two-sided card can be turned over, not a value of type {show(t)}",
+                s.value.span,
+                hint="declare the record's faces with `sides front, back`",
+            )
+
     @on(ast.Reveal)
     def s_Reveal(self, s: ast.Reveal, scope: dict):
         self.expr(s.value, scope)
@@ -959,6 +999,17 @@ class TypeChecker(Calls, Visitor):
         for f in record.fields:
             if f.name == name:
                 return self.type_of(f.type)
+        if name in FACES:
+            if record.sides is None:
+                self.error(
+                    "K244",
+                    f"{record.name!r} is not a two-sided card: it has no face {name}",
+                    span,
+                    hint=f"declare its faces: `{record.keyword} {record.name} {{ ... }} "
+                    "sides front, back`",
+                )
+                return ANY
+            return self.field(t, record.sides[0], span)
         self.error(
             "K205",
             f"{record.name!r} has no field {name!r}",
