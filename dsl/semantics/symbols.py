@@ -58,19 +58,19 @@ class Symbols:
         binder = _Binder(self)
         for decl in self.program.decls.values():
             binder.visit(decl)
+        # zones of the engine's own (their names are no names of the language): what each
+        # player was shown of face-down entries, seen by its owner only; the two-sided
+        # cards turned over (their second face up), in public
         if self._knows():
-            # what each player was shown of face-down entries: a zone of the engine's,
-            # seen by its owner only; its name is no name of the language
-            known = ast.Zone(KNOWN, (ast.KeyName("player"),), "list", None, None, "owner", None)
-            self._slots[KNOWN] = len(self.state_decls)
-            self.decls[KNOWN] = known
-            self.state_decls.append(known)
+            self._engine_zone(KNOWN, (ast.KeyName("player"),), "owner")
         if any(r.sides for r in self.program.get(ast.Record)):
-            # the two-sided cards turned over (their second face up), in public
-            flipped = ast.Zone(FLIPPED, (), "list", None, None, "public", None)
-            self._slots[FLIPPED] = len(self.state_decls)
-            self.decls[FLIPPED] = flipped
-            self.state_decls.append(flipped)
+            self._engine_zone(FLIPPED, (), "public")
+
+    def _engine_zone(self, name: str, keys: tuple, visibility: str) -> None:
+        zone = ast.Zone(name, keys, "list", None, None, visibility, None)
+        self._slots[name] = len(self.state_decls)
+        self.decls[name] = zone
+        self.state_decls.append(zone)
 
     def _knows(self) -> bool:
         """Does the program show face-down entries to some players (`reveal`, `visible backs`)?"""
