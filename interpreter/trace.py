@@ -120,7 +120,7 @@ class Recorder:
                 )
                 self.context = None
             elif kind == "log":
-                where, proc = entry[3] if len(entry) > 3 else (None, None)
+                where, proc = entry[3][:2] if len(entry) > 3 else (None, None)
                 cite = next((p.cite for p in game.procs if p.name == proc), None)
                 values = entry[2]
                 shown = " ".join([entry[1]] + [game.describe(v) for v in values])

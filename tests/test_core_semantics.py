@@ -698,7 +698,8 @@ def test_a_log_before_the_trace_was_asked_for_is_not_kept():
     from interpreter.core.state import run
 
     run(state)
-    assert [entry[0] for entry in state.trace] == ["log"]
+    # the log line, then the decision with one option, taken without asking
+    assert [entry[0] for entry in state.trace] == ["log", "forced"]
     assert state.trace[0][1:3] == ("dealt", [7, [3, 4]])
 
 

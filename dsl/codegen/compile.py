@@ -22,6 +22,8 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from dsl.codegen.emit import emit
 from dsl.codegen.emit import python as _python
 from dsl.codegen.exprs import Exprs, Scope, all_pairs_distance, fn_name  # noqa: F401 - importable from here
@@ -36,6 +38,7 @@ from dsl.semantics.symbols import KNOWN, Symbols
 from dsl.syntax import ast
 from interpreter.core.game import (
     BlockInfo,
+    ChooseSite,
     Game,
     InvariantInfo,
     NoteInfo,
@@ -225,7 +228,7 @@ class Compiler:
             code=tuple(codes),
             procs=tuple(infos),
             main=0,
-            sites=tuple(lower.sites),
+            sites=name_sites(lower.sites),
             rows=sym.rows,
             tables={name: tuple(ids) for name, ids in sym.table_rows.items()},
             adjacency={k: tuple(v) for k, v in sym.adjacency.items()},
@@ -281,7 +284,17 @@ class Compiler:
         keys = self.sym.keys_of(decl)
         by_player = bool(keys) and isinstance(keys[0], ast.KeyName) and keys[0].name == "player"
         return VarSpec(
-            decl.name, slot, domains, decl.visibility, init, kind, decl.cite, decl.span, by_player
+            decl.name,
+            slot,
+            domains,
+            decl.visibility,
+            init,
+            kind,
+            decl.cite,
+            decl.span,
+            by_player,
+            tuple(_key_kind(k) for k in keys),
+            self.exprs.typing.of(decl),
         )
 
     def _initial(self, decl) -> Callable[[Any], Any]:
@@ -319,3 +332,20 @@ def fingerprint(program: Program) -> str:
         digest.update(path.encode())
         digest.update(program.sources[path].encode())
     return digest.hexdigest()[:16]
+
+
+def _key_kind(key) -> str:
+    """What a variable's key ranges over: `player`, `int`, or the enum, table or map named."""
+    return "int" if isinstance(key, ast.KeyRange) else key.name
+
+
+def name_sites(sites: list[ChooseSite]) -> tuple[ChooseSite, ...]:
+    """Each decision's stable name: a rule's first decision takes the rule's name (or its
+    own `id`), later ones of the same name `.2`, `.3`..., in the order of the source. The
+    checker has refused two `id`s alike (K245), so only rules' names repeat here."""
+    seen: dict[str, int] = {}
+    out = []
+    for site in sites:
+        count = seen[site.id] = seen.get(site.id, 0) + 1
+        out.append(site if count == 1 else attrs.evolve(site, id=f"{site.id}.{count}"))
+    return tuple(out)

@@ -39,7 +39,7 @@ from dsl.semantics.access import Access
 from dsl.semantics.builtins import EFFECT_CONTEXT
 from dsl.semantics.resolve import Program
 from dsl.semantics.symbols import FLIPPED, KNOWN
-from dsl.semantics.types import EFFECT
+from dsl.semantics.types import EFFECT, elem
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, elsewhere, on
 from interpreter.core.game import ChooseSite
@@ -92,6 +92,7 @@ class Lowerer(Visitor):
         self.rule: tuple[str, int] = ("main", 0)
         self.sites: list[ChooseSite] = []
         self.current_proc = "main"
+        self.site_base = "setup"  # the name a decision takes without an `id` of its own
         self.native = _Native(self)
         # the standing rules, in the order of `_STANDING`, and by each state name the rules
         # whose conditions read it: a statement writing it is followed by a `Standing` test
@@ -114,9 +115,11 @@ class Lowerer(Visitor):
         self.current_proc = "main"
         span = self.program_span()
         setup = self.program.one(ast.Setup)
+        self.site_base = "setup"
         if setup is not None:
             self.block(setup.body, b, scope)
         rnd = self.program.one(ast.Round)
+        self.site_base = "round"
         if rnd is not None:
             top = b.label()
             b.place(top)
@@ -144,6 +147,7 @@ class Lowerer(Visitor):
         b = _Builder()
         name = ast.rule_label(proc.name, depth)
         self.current_proc = name
+        self.site_base = proc.name + ("" if depth == 0 else f".base{'' if depth == 1 else depth}")
         self.rule = self.ex.rule = (proc.name, depth)
         self.ex.rule_kind = proc.kind
         if proc.signature_only:
@@ -520,6 +524,8 @@ class Lowerer(Visitor):
                 s.span,
                 s.always,
                 s.secret,
+                s.id or self.site_base,
+                elem(self.ex.typing.of(s.options)),
             )
         )
         if self.offering:
@@ -544,7 +550,18 @@ class Lowerer(Visitor):
         prompt = s.prompt or f"choose {s.name}"
         for role, words in prompts.items():
             sites[role] = len(self.sites)
-            self.sites.append(ChooseSite(f"{words}: {prompt}", s.cite, self.current_proc, s.span))
+            key = f"{s.id or self.site_base}.{role}"
+            items = s.options if isinstance(s, ast.Agree) else s.items
+            self.sites.append(
+                ChooseSite(
+                    f"{words}: {prompt}",
+                    s.cite,
+                    self.current_proc,
+                    s.span,
+                    id=key,
+                    item_type=elem(self.ex.typing.of(items)),
+                )
+            )
         return sites
 
     def _decide(
@@ -719,7 +736,8 @@ class Lowerer(Visitor):
             return
         who, answer = scope.temp("quiet"), scope.temp("answer")
         site = len(self.sites)
-        self.sites.append(ChooseSite(QUIET_PROMPT, s.cite, self.current_proc, s.span))
+        key = f"{self.site_base}.quiet"
+        self.sites.append(ChooseSite(QUIET_PROMPT, s.cite, self.current_proc, s.span, id=key))
         if s.who is None:
             asked = "st.players"
         else:
@@ -840,12 +858,33 @@ class Lowerer(Visitor):
     @on(ast.Log)
     def s_Log(self, s: ast.Log, b, scope):
         args = ", ".join(self.ex.owned(a, scope) for a in s.args)  # as they are now
-        # where the line comes from, for traces: the statement and its procedure
-        where = self.ex.const((str(s.span), self.current_proc), "w")
+        # where the line comes from, for traces: the statement and its procedure; and for
+        # events, a name and the checker's type for each value
+        types = tuple(self.ex.typing.of(a) for a in s.args)
+        where = self.ex.const((str(s.span), self.current_proc, log_fields(s.args), types), "w")
         b.step(
             f"if st.trace is not None: st.trace.append(('log', {s.text!r}, [{args}], {where}))",
             s.span,
         )
+
+
+def log_fields(args) -> tuple[str, ...]:
+    """A name for each value of a `log` line: a variable's or a field's name, the function
+    called, else `value2` for the second; a name met again takes its place (`p_2`)."""
+    names = []
+    for i, a in enumerate(args):
+        if isinstance(a, ast.NameRef):
+            name = a.name
+        elif isinstance(a, ast.FieldGet):
+            name = a.name
+        elif isinstance(a, ast.IndexGet) and isinstance(a.obj, ast.NameRef):
+            name = a.obj.name
+        elif isinstance(a, ast.CallExpr):
+            name = a.name
+        else:
+            name = f"value{i + 1}"
+        names.append(name if name not in names else f"{name}_{i + 1}")
+    return tuple(names)
 
 
 # what a quiet point asks, and the option that declines every standing option there

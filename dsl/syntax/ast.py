@@ -379,6 +379,8 @@ class Choose(Statement):
     always: bool = False
     # `secret`: the other players learn that the choice was made, not what was chosen
     secret: bool = False
+    # `id NAME`: the decision's stable name for front-ends (None: the rule's name)
+    id: str | None = None
 
 
 @attrs.frozen
@@ -398,6 +400,7 @@ class Agree(Statement):
     prompt: str | None
     cite: str | None
     span: Span = _span()
+    id: str | None = None  # `id NAME`, as for `choose`
 
 
 @attrs.frozen
@@ -420,6 +423,7 @@ class Negotiate(Statement):
     prompt: str | None
     cite: str | None
     span: Span = _span()
+    id: str | None = None  # `id NAME`, as for `choose`
 
 
 @attrs.frozen

@@ -112,6 +112,10 @@ def cite(c: str | None) -> str:
     return f" §{c}" if _BARE_CITE.match(c) else f' §"{c}"'
 
 
+def site_id(name: str | None) -> str:
+    return "" if name is None else f" id {name}"
+
+
 def string(s: str) -> str:
     if '"' in s or "\n" in s:
         raise KnapperError(
@@ -644,20 +648,21 @@ class _Statements(Visitor):
         chooser, options = expr(s.player), expr(s.options)
         verb = "ask" if s.always else "choose"
         secret = " secret" if s.secret else ""
-        return f"let {s.name} = {verb} {chooser} from {options}{prompt}{secret}{cite(s.cite)}"
+        head = f"let {s.name} = {verb} {chooser} from {options}{prompt}{site_id(s.id)}{secret}"
+        return f"{head}{cite(s.cite)}"
 
     @on(ast.Agree)
     def s_Agree(self, s: ast.Agree, depth: int, comments) -> str:
         prompt = f" as {string(s.prompt)}" if s.prompt is not None else ""
         head = f"let {s.name} = agree {expr(s.group)} from {expr(s.options)} max {s.max}"
-        return f"{head}{prompt}{cite(s.cite)}"
+        return f"{head}{prompt}{site_id(s.id)}{cite(s.cite)}"
 
     @on(ast.Negotiate)
     def s_Negotiate(self, s: ast.Negotiate, depth: int, comments) -> str:
         prompt = f" as {string(s.prompt)}" if s.prompt is not None else ""
         by = f" by {expr(s.proposers)}" if s.proposers is not None else ""
         head = f"let {s.name} = negotiate {expr(s.parties)}{by} from {expr(s.items)} max {s.max}"
-        return f"{head}{prompt}{cite(s.cite)}"
+        return f"{head}{prompt}{site_id(s.id)}{cite(s.cite)}"
 
     @on(ast.CallStmt)
     def s_CallStmt(self, s: ast.CallStmt, depth: int, comments) -> str:

@@ -591,10 +591,11 @@ class _Builder(Transformer):
             ch[1],
             ch[2],
             prompt,
-            _pick(ch[5:], _Cite),
+            _pick(ch[6:], _Cite),
             span=self._span(meta),
             always=always,
-            secret=ch[4] is not None,
+            secret=ch[5] is not None,
+            id=ch[4],
         )
 
     def ask_stmt(self, meta, ch):
@@ -608,8 +609,9 @@ class _Builder(Transformer):
             ch[2],
             int(ch[3]),
             prompt,
-            _pick(ch[5:], _Cite),
+            _pick(ch[6:], _Cite),
             span=self._span(meta),
+            id=ch[5],
         )
 
     def flip_stmt(self, meta, ch):
@@ -627,9 +629,13 @@ class _Builder(Transformer):
             ch[3],
             int(ch[4]),
             prompt,
-            _pick(ch[6:], _Cite),
+            _pick(ch[7:], _Cite),
             span=self._span(meta),
+            id=ch[6],
         )
+
+    def site_id(self, meta, ch):
+        return str(ch[0])
 
     def call_stmt(self, meta, ch):
         return ast.CallStmt(

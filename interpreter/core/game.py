@@ -27,6 +27,10 @@ class VarSpec:
     cite: str | None
     span: Span
     by_player: bool = False  # first key is `player`: sized for the most players allowed
+    # per key, what it ranges over (`player`, `int`, an enum's, table's or map's name), and
+    # the checker's type of an entry, for observations labelled by them
+    key_kinds: tuple[str, ...] = ()
+    type: Any = None
 
     def keys_of(self, flat_index: int) -> tuple:
         keys = []
@@ -69,6 +73,13 @@ class ChooseSite:
     span: Span
     always: bool = False  # an `ask`: put to the player even with a single option
     secret: bool = False  # the others learn that the choice was made, not what was chosen
+    # the decision's stable name for front-ends: its `id`, else its rule's name (`setup`,
+    # `round` for the game's own blocks), then `.2`, `.3`... for the rule's later decisions
+    # and `.role` for each role of a joint one (`dsl.codegen.compile.name_sites`)
+    id: str = ""
+    # the checker's type of the options (of the items, for `agree` and `negotiate`), for
+    # their labels (`interpreter.protocol.labels`); None where unknown
+    item_type: Any = None
 
 
 @attrs.frozen

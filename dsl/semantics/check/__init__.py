@@ -2,7 +2,8 @@
 
 `check_program` builds the symbol table, evaluates constants (parameters, table rows), then
 runs the checks: data (tables, maps, keys), types and names, control flow (recursion,
-unbounded loops, misplaced `break`) and standing rules that could set each other off. What
+unbounded loops, misplaced `break`), standing rules that could set each other off, and
+decisions' names. What
 they find is handed on as one `Checked` record, so the compiler never checks again: the
 symbols (with the constants' values) and the type of every expression.
 """
@@ -14,6 +15,7 @@ import attrs
 from dsl.errors import Diagnostic
 from dsl.semantics.check.data import check_data, evaluate_constants
 from dsl.semantics.check.flow import check_flow
+from dsl.semantics.check.sites import check_sites
 from dsl.semantics.check.standing import check_standing
 from dsl.semantics.check.types import check_types
 from dsl.semantics.resolve import Program
@@ -48,6 +50,7 @@ def check_program(program: Program) -> Checked:
     diagnostics += found
     diagnostics += check_flow(program, symbols)
     diagnostics += check_standing(program, symbols)
+    diagnostics += check_sites(program)
     unique = {(d.code, d.span, d.message): d for d in diagnostics}
     return Checked(
         program, symbols, typing, tuple(sorted(unique.values(), key=Diagnostic.sort_key))

@@ -1058,6 +1058,9 @@ class TypeChecker(Calls, Visitor):
 def check_types(program, symbols: Symbols) -> tuple[Typing, list[Diagnostic]]:
     checker = TypeChecker(program, symbols)
     found = checker.run()
+    for decl in program.get((ast.Var, ast.Zone, ast.Pool)):
+        # a state declaration's type is its entries' type, which observations label by
+        checker.typing.note(decl, checker.state_type(decl))
     return checker.typing, found
 
 

@@ -1,0 +1,199 @@
+"""The protocol a front-end speaks (docs/protocol.md): every view, decision, event, error
+and save of a session validates against the shipped JSON Schemas, on every bundled ruleset;
+refused moves change nothing; saves are played again and refused when forged; undo takes
+back only what revealed nothing; secret choices stay secret in the event stream."""
+
+from __future__ import annotations
+
+import random
+
+import jsonschema
+import orjson
+import pytest
+from referencing import Registry, Resource
+
+from conftest import ALL_RULESETS
+from dsl.errors import SaveFileError
+from interpreter.api import load
+from interpreter.protocol import SCHEMAS, ProtocolError, Session, schema_of
+
+_REGISTRY = Registry().with_resources(
+    (schema_of(n)["$id"].rsplit("/", 1)[-1], Resource.from_contents(schema_of(n))) for n in SCHEMAS
+)
+_VALIDATORS = {
+    n: jsonschema.Draft202012Validator(schema_of(n), registry=_REGISTRY) for n in SCHEMAS
+}
+
+
+def valid(kind: str, message) -> None:
+    """`message`, as JSON goes over the wire, fits the schema `kind`."""
+    _VALIDATORS[kind].validate(orjson.loads(orjson.dumps(message)))
+
+
+def _random_moves(session: Session, rnd: random.Random, moves: int, check=None) -> None:
+    for n in range(moves):
+        seat = session.to_move()
+        if seat is None:
+            return
+        view = session.view(seat)
+        if check is not None:
+            check(session, view, n)
+        option = rnd.choice(view["decision"]["options"])
+        session.move(seat, option["value"], view["version"])
+
+
+def _check_views(session: Session, view: dict, n: int) -> None:
+    """The mover's view fits, its labels are unique; every few moves every seat's too."""
+    valid("decision", view["decision"])
+    labels = [o["label"] for o in view["decision"]["options"]]
+    assert len(set(labels)) == len(labels), f"labels repeat in {view['decision']['id']}"
+    if n % 10 == 0:
+        for seat in [*range(1, session.players + 1), None]:
+            valid("view", session.view(seat, since=max(0, view["last_event"] - 40)))
+
+
+@pytest.mark.parametrize("name", ALL_RULESETS)
+def test_every_message_of_a_game_fits_the_schemas(name):
+    game = load(name)
+    session = Session(game, players=game.players[1] if game.players[1] <= 4 else 4, seed=5)
+    valid("schema", session.schema())
+    _random_moves(session, random.Random(5), 40, _check_views)
+    for seat in [*range(1, session.players + 1), None]:
+        for event in session.events(seat):
+            valid("event", event)
+    valid("save", orjson.loads(session.save()))
+    again = Session.load(session.save(), game)
+    assert again.view(1) == session.view(1)
+    assert again.events(session.players) == session.events(session.players)
+
+
+def _tic_tac_toe() -> Session:
+    return Session(load("tic-tac-toe"), seed=1)
+
+
+def test_a_refused_move_changes_nothing_and_says_why():
+    session = _tic_tac_toe()
+    before = session.view(1)
+    cases = [
+        (2, 4, 0, "K507", "seat"),  # P1 is to move
+        (1, 4, 3, "K506", "version"),
+        (1, 9, 0, "K502", "option"),
+        (1, [4], 0, "K502", "option"),
+        (3, 4, 0, "K508", "seat"),
+        (None, 4, 0, "K508", "seat"),
+    ]
+    for seat, option, version, code, field in cases:
+        with pytest.raises(ProtocolError) as caught:
+            session.move(seat, option, version)
+        assert caught.value.code == code
+        assert caught.value.field == field
+        valid("error", caught.value.to_json())
+        assert session.view(1) == before
+
+
+def test_players_are_seats_from_one_and_moves_name_them_so():
+    game = load("neanderthal")
+    session = Session(game, players=3, seed=2)
+    rnd = random.Random(2)
+    found = False
+    for _ in range(400):
+        seat = session.to_move()
+        view = session.view(seat)
+        site = game.sites[session.state.pending[2]]
+        if site.item_type is not None and str(site.item_type) == "Basic(name='player')":
+            values = [o["value"] for o in view["decision"]["options"]]
+            engine = list(session.state.pending[1])
+            assert values == [p + 1 if p is not None else None for p in engine]
+            assert all(
+                o["label"].startswith("P") for o in view["decision"]["options"] if o["value"]
+            )
+            found = True
+            break
+        session.move(seat, rnd.choice(view["decision"]["options"])["value"], view["version"])
+    assert found, "no decision among players was met"
+    assert set(session.view(1)["observation"]["colour_of"]) == {"1", "2", "3"}
+
+
+def test_a_save_is_played_again_and_a_forged_one_is_refused():
+    game = load("tic-tac-toe")
+    session = _tic_tac_toe()
+    session.move(1, 4, 0)
+    saved = orjson.loads(session.save())
+    assert Session.load(session.save(), game).view(2) == session.view(2)
+    forged = [
+        b"not json",
+        orjson.dumps({**saved, "moves": [4, 4]}),  # a cell taken twice
+        orjson.dumps({**saved, "fingerprint": "x"}),
+        orjson.dumps({**saved, "moves": "4"}),
+        orjson.dumps({**saved, "protocol": 2}),
+        orjson.dumps({**saved, "moves": [4, 0, 1, 2, 3, 5, 6, 7, 8, 8]}),
+        orjson.dumps([1, 2]),
+    ]
+    for data in forged:
+        with pytest.raises(SaveFileError) as caught:
+            Session.load(data, game)
+        assert caught.value.code in ("K700", "K701")
+
+
+def test_undo_takes_back_only_a_move_that_revealed_nothing():
+    session = _tic_tac_toe()
+    session.move(1, 4, 0)
+    assert not session.can_undo(2), "not P2's move"
+    assert session.can_undo(1)
+    view = session.undo(1)
+    assert view["version"] == 0 and view["observation"]["cell"]["4"] == "empty"
+    assert session.view(1)["decision"] is not None
+    assert any(e["kind"] == "undo" for e in session.events(2))
+    pig = Session(load("pig"), seed=3)
+    view = pig.view(1)
+    roll = next(o["value"] for o in view["decision"]["options"] if o["value"] == "roll")
+    pig.move(1, roll, 0)
+    assert not pig.can_undo(1), "the die is rolled: taking it back would allow a reroll"
+    with pytest.raises(ProtocolError) as caught:
+        pig.undo(1)
+    assert caught.value.code == "K510"
+
+
+def test_a_secret_choice_shows_the_others_only_that_it_was_made():
+    session = Session(load("aurignac"), players=3, seed=4)
+    _random_moves(session, random.Random(4), 30)
+    secret = [e for e in session.events(None) if e.get("secret")]
+    assert secret, "no secret choice was met"
+    for event in secret:
+        assert "option" not in event and "label" not in event
+        mine = [e for e in session.events(event["seat"]) if e["seq"] == event["seq"]]
+        assert "option" in mine[0]
+
+
+_NAMED = """ruleset "named"
+players 2
+var picked: int = 0
+round max 3 {
+  let a = choose player(1) from [1, 2] as "first pick" id opening
+  let b = choose player(2) from [3, 4] as "second pick"
+  let c = choose player(1) from [5, 6] as "third pick"
+  picked = a + b + c
+  end game winners [player(1)]
+}
+"""
+
+
+def test_a_decision_is_named_by_its_id_else_by_its_rule():
+    from dsl.pipeline import compile_text
+
+    game = compile_text(_NAMED, "named.knap")
+    assert [site.id for site in game.sites] == ["opening", "round", "round.2"]
+    session = Session(game, seed=0)
+    assert session.view(1)["decision"]["id"] == "opening"
+
+
+def test_two_decisions_may_not_share_an_id():
+    from dsl.errors import CheckProblem
+    from dsl.pipeline import compile_text
+
+    text = _NAMED.replace('as "third pick"', 'as "third pick" id opening')
+    with pytest.raises(CheckProblem) as caught:
+        compile_text(text, "named.knap")
+    assert [d.code for d in caught.value.diagnostics] == ["K245"]
+    assert caught.value.diagnostics[0].span.line == 7
+    assert caught.value.diagnostics[0].notes[0].span.line == 5
