@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import orjson
+import pytest
 from click.testing import CliRunner
 
 from interpreter.frontends.cli import main
@@ -324,3 +327,61 @@ def test_check_of_a_variant_prints_a_warning_it_causes_in_a_base_file(tmp_path):
     out = run("check", str(variant))
     assert "warning[K240]: no row of table 'weather' covers the roll(s) 4-6" in out.output
     assert "of the base ruleset" not in out.output
+
+
+def _screens(output: str) -> list[list[str]]:
+    """The lines printed before each question put to the terminal, but the numbered
+    options (a decision among 71 advances lists 71: that is the decision, not a dump)."""
+    option = re.compile(r"^  \d+\. ")
+    return [
+        [line for line in chunk.splitlines() if not option.match(line)]
+        for chunk in output.split("your choice:")[:-1]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "budget"),
+    [
+        ("tic-tac-toe", 2, 20),
+        ("pig", 3, 20),
+        ("connect-four", 2, 20),
+        ("cro-magnon", 3, 40),
+        ("neanderthal", 3, 50),
+        ("aurignac", 3, 50),
+    ],
+)
+def test_play_all_seats_through_a_whole_game_in_screens_not_dumps(name, players, budget):
+    out = run(
+        "play",
+        name,
+        "--players",
+        str(players),
+        "--seats",
+        "all",
+        "--seed",
+        "3",
+        input="1\n" * 5000,
+    )
+    assert out.exit_code == 0, out.output[-2000:]
+    assert "game over" in out.output
+    screens = _screens(out.output)
+    assert screens, "nobody was asked anything"
+    worst = max(len(s) for s in screens)
+    assert worst <= budget, f"a screen of {worst} lines"
+    assert " P0" not in out.output and "player 0" not in out.output
+
+
+def test_play_prints_its_random_seed_and_refuses_bad_seats():
+    out = run("play", "tic-tac-toe", input="q\n")
+    assert out.exit_code == 0 and "seed " in out.output.splitlines()[0]
+    out = run("play", "tic-tac-toe", "--seats", "1,5", input="q\n")
+    assert out.exit_code == 2 and "the seats are 1 to 2" in out.output
+    out = run("play", "tic-tac-toe", "--seats", "one", input="q\n")
+    assert out.exit_code == 2 and "is not `all`" in out.output
+
+
+def test_play_shows_forced_decisions_and_a_banner_for_each_seat():
+    out = run("play", "neanderthal", "--seats", "all", "--seed", "3", input="1\n" * 60 + "q\n")
+    assert "applied, the only option: " in out.output
+    assert "== now P2 ==" in out.output
+    assert "-- round 0: what P1 sees --" in out.output

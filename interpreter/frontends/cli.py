@@ -425,8 +425,18 @@ def _print_summary(summary) -> None:
 @main.command()
 @click.argument("ruleset")
 @click.option("--players", type=int, default=None, help="Number of players.")
-@click.option("--seat", default=1, show_default=True, help="Your seat (1 = first).")
-@click.option("--seed", default=0, show_default=True, help="Seed of the dice and the agents.")
+@click.option(
+    "--seats",
+    default=None,
+    help="The seats played at this terminal: `1,3`, or `all` (default: 1); the others are agents.",
+)
+@click.option("--seat", type=int, default=None, help="One seat (1 = first): `--seats N`.")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Seed of the dice and the agents (default: a random one, printed).",
+)
 @click.option(
     "--load",
     "saved",
@@ -441,11 +451,30 @@ def _print_summary(summary) -> None:
     default=None,
     help="Write every step of the game to this file as JSON lines.",
 )
-def play(ruleset, players, seat, seed, saved, trace_file) -> None:
-    """Play RULESET at the terminal against random agents."""
+def play(ruleset, players, seats, seat, seed, saved, trace_file) -> None:
+    """Play RULESET at the terminal, at one seat or several, against random agents."""
+    import secrets
+
     from interpreter.frontends.play import play_terminal
 
-    play_terminal(ruleset, players, seat, seed, saved, trace=trace_file)
+    if seats is not None and seat is not None:
+        raise click.BadParameter("give --seats or --seat, not both", param_hint="--seat")
+    chosen = _seats(seats if seats is not None else str(seat or 1))
+    if seed is None:
+        seed = secrets.randbelow(1 << 62)
+    play_terminal(ruleset, players, chosen, seed, saved, trace=trace_file)
+
+
+def _seats(text: str) -> tuple[int, ...]:
+    """`all` (every seat: the empty tuple) or seat numbers separated by commas."""
+    if text.strip() == "all":
+        return ()
+    try:
+        seats = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        message = f"{text!r} is not `all` or seats like 1,3"
+        raise click.BadParameter(message, param_hint="--seats") from None
+    return seats
 
 
 @main.command()

@@ -1,71 +1,42 @@
-"""`knapper play`: a person at the terminal against random agents.
+"""`knapper play`: people at the terminal, at one seat or several, against random agents.
 
-Shows what the person may see (their observation), the numbered options and the rule each
-decision comes from; the agents' moves are printed as they happen. `q` quits, `s FILE` saves.
-With a trace file, every step is also written there as JSON lines (interpreter/trace.py).
+Each decision of a person's seat shows a screen, not a dump: the first time, what the seat
+may see (entries that hold something); after that, only what changed in the seat's view
+since its last decision, then the events since (other seats' decisions, forced decisions,
+the rules' `log` lines, dice), then the numbered options with their text and the rule they
+come from. Seats are P1..Pn everywhere. `v` shows the whole view again, `q` quits,
+`s FILE` saves. With several seats at the terminal, a banner says whose turn it is. With a
+trace file, every step is also written there as JSON lines (interpreter/trace.py).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from dsl.errors import KnapperError
-from dsl.syntax import ast
 from dsl.syntax.fmt import cite
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
+from interpreter.protocol.events import EVERYONE, from_trace
+from interpreter.protocol.labels import label, option_labels, seat, text
 from interpreter.save import dump_state, load_state
 
-
-def _show_log(state, recorder=None) -> None:
-    if recorder is not None:
-        entries = recorder.sync()
-    else:
-        entries = list(state.trace)
-        state.trace.clear()
-    for entry in entries:
-        if entry[0] == "log":
-            values = " ".join(state.game.describe(v) for v in entry[2])
-            click.echo(click.style(f"  · {entry[1]} {values}".rstrip(), dim=True))
-
-
-def _show_position(state, seat: int) -> None:
-    """Print what `seat` may see: every variable, skipping empty entries and absent seats."""
-    view = state.observation(seat)
-    click.echo(click.style(f"-- round {view['rounds']} --", bold=True))
-    for spec in state.game.vars:
-        value = view["vars"][spec.name]
-        if not spec.domains:
-            click.echo(f"  {spec.name}: {state.game.describe(value)}")
-            continue
-        by_player = _first_key_is_player(state, spec)
-        entries = []
-        for i, entry in enumerate(value):
-            keys = spec.keys_of(i)
-            if entry in (0, None, [], False, "empty", "") or (by_player and keys[0] >= state.n):
-                continue
-            shown = [f"P{k + 1}" if n == 0 and by_player else str(k) for n, k in enumerate(keys)]
-            entries.append(f"[{', '.join(shown)}]={state.game.describe(entry)}")
-        click.echo(f"  {spec.name}: {', '.join(entries) if entries else '(all empty)'}")
-
-
-def _first_key_is_player(state, spec) -> bool:
-    decl = state.game.program.decls.get(spec.name)
-    keys: tuple = getattr(decl, "keys", ())
-    return bool(keys) and isinstance(keys[0], ast.KeyName) and keys[0].name == "player"
+WIDTH = 160  # a variable's line is cut here: the screen is a summary, `v` shows all
 
 
 def play_terminal(
     ruleset: str,
     players: int | None,
-    seat: int,
+    seats: tuple[int, ...],
     seed: int,
     saved: str | None = None,
     trace: str | None = None,
 ) -> None:
     game = load(ruleset)
     if trace is None:
-        _play(game, players, seat, seed, saved, None)
+        _play(game, players, seats, seed, saved, None)
         return
     try:
         out = open(trace, "wb")  # noqa: SIM115 - closed below
@@ -77,10 +48,10 @@ def play_terminal(
             out.write(line)
             out.flush()  # the trace is complete up to the last step, even if play is killed
 
-        _play(game, players, seat, seed, saved, write)
+        _play(game, players, seats, seed, saved, write)
 
 
-def _play(game, players, seat, seed, saved, write) -> None:
+def _play(game, players, seats, seed, saved, write) -> None:
     from interpreter.trace import Recorder, start_traced
 
     recorder = None
@@ -92,17 +63,25 @@ def _play(game, players, seat, seed, saved, write) -> None:
     elif write is not None:
         state, recorder = start_traced(game, players, seed, write)
     else:
-        state = new_game(game, players=players, seed=seed)
+        state = new_game(game, players=players, seed=seed, run_now=False)
+        state.trace = []
+        from interpreter.core.state import run
+
+        run(state)
     if state.trace is None:
-        state.trace = []  # the rules' `log` lines are shown as they happen
-    you = seat - 1
-    if not 0 <= you < state.n:
-        raise click.BadParameter(f"seat must be 1..{state.n}", param_hint="--seat")
+        state.trace = []  # the events are shown as they happen
+    people = sorted(set(range(state.n) if seats == () else (s - 1 for s in seats)))
+    bad = [p + 1 for p in people if not 0 <= p < state.n]
+    if bad:
+        raise click.BadParameter(f"the seats are 1 to {state.n}, not {bad}", param_hint="--seats")
+    you = ", ".join(seat(p) for p in people)
     click.echo(
-        f"{game.title}: you are P{seat} of {state.n}. Type a number, `q` to quit, `s FILE` to save."
+        f"{game.title}, seed {seed}: you are {you} of {state.n}. "
+        "Type a number, `v` to see everything, `q` to quit, `s FILE` to save."
     )
+    table = _Table(state, people, recorder)
     try:
-        finished = _loop(state, you, RandomAgent(seed), recorder)
+        finished = table.loop(RandomAgent(seed))
     except KnapperError as err:
         if recorder is not None:
             recorder.fail(err)
@@ -113,43 +92,159 @@ def _play(game, players, seat, seed, saved, write) -> None:
         return
     outcome = state.outcome()
     assert outcome is not None, "the loop ends only when the game is over or abandoned"
-    winners = ", ".join(f"P{p + 1}" for p in outcome["winners"]) or "nobody"
+    winners = ", ".join(seat(p) for p in outcome["winners"]) or "nobody"
     click.echo(click.style(f"game over: winner(s) {winners}", bold=True))
     if outcome["scores"] is not None:
-        click.echo("scores: " + ", ".join(f"P{i + 1} {s}" for i, s in enumerate(outcome["scores"])))
+        click.echo(
+            "scores: " + ", ".join(f"{seat(i)} {s}" for i, s in enumerate(outcome["scores"]))
+        )
 
 
-def _loop(state, you: int, agent, recorder) -> bool:
-    """Decisions until the game is over (True) or the person quits (False)."""
-    game = state.game
-    seat = you + 1
-    while (decision := state.decision()) is not None:
-        _show_log(state, recorder)
-        site = game.sites[decision.site]
+class _Table:
+    """The terminal: who sits where, what each person's seat was last shown."""
+
+    def __init__(self, state, people: list[int], recorder) -> None:
+        self.state = state
+        self.people = people
+        self.recorder = recorder
+        self.shown: dict[int, list[str]] = {}  # per seat, the screen lines of its last view
+        self.last: int | None = None  # the seat that decided last at the terminal
+
+    def loop(self, agent) -> bool:
+        """Decisions until the game is over (True) or the person quits (False)."""
+        state = self.state
+        while (decision := state.decision()) is not None:
+            self.events()
+            site = state.game.sites[decision.site]
+            if decision.player not in self.people:
+                state.apply(agent(state, decision))
+                continue
+            if not self.ask(decision, site):
+                return False
+        self.events()
+        return True
+
+    def events(self) -> None:
+        """What happened since the last call, as every person at the terminal may know it:
+        a secret choice of another seat shows only that it was made."""
+        state = self.state
+        entries = self.recorder.sync() if self.recorder is not None else list(state.trace)
+        if self.recorder is None:
+            state.trace.clear()
+        for to, event, others in from_trace(state.game, entries):
+            if to is not EVERYONE and to not in self.people:
+                event = others
+            if event is not None:
+                click.echo(_event_line(state.game, event))
+
+    def ask(self, decision, site) -> bool:
+        state = self.state
+        game = state.game
+        who = decision.player
+        if len(self.people) > 1 and who != self.last:
+            click.echo(click.style(f"== now {seat(who)} ==", bold=True, reverse=True))
+        self.last = who
+        self.screen(who, changes_only=who in self.shown)
         rule = f" ({cite(site.cite).strip()})" if site.cite else ""
-        if decision.player != you:
-            option = agent(state, decision)
-            shown = "(a secret choice)" if site.secret else game.describe(option)
-            click.echo(f"P{decision.player + 1} {decision.prompt}{rule}: {shown}")
-            state.apply(option)
-            continue
-        _show_position(state, you)
-        click.echo(click.style(f"P{seat}, {decision.prompt}{rule}", bold=True))
-        for i, option in enumerate(decision.options, start=1):
-            click.echo(f"  {i}. {game.describe(option)}")
+        click.echo(click.style(f"{seat(who)}, {decision.prompt}{rule}", bold=True))
+        options = list(decision.options)
+        labels = option_labels(game, site, options)
+        for i, (option, short) in enumerate(zip(options, labels), start=1):
+            words = text(game, option, short)
+            click.echo(f"  {i}. {words}")
         while True:
             answer = click.prompt("your choice", default="", show_default=False).strip()
             if answer == "q":
                 click.echo("game abandoned")
                 return False
+            if answer == "v":
+                self.screen(who, changes_only=False)
+                continue
             if answer.startswith("s "):
                 with open(answer[2:].strip(), "wb") as out:
                     out.write(dump_state(state))
                 click.echo(f"saved to {answer[2:].strip()}")
                 continue
-            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
-                state.apply(decision.options[int(answer) - 1])
-                break
-            click.echo(f"type a number from 1 to {len(decision.options)}")
-    _show_log(state, recorder)
-    return True
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
+                state.apply(options[int(answer) - 1])
+                return True
+            click.echo(f"type a number from 1 to {len(options)}")
+
+    def screen(self, who: int, changes_only: bool) -> None:
+        """What `who` may see: every line, or those changed since his last screen."""
+        state = self.state
+        lines = _view_lines(state, who)
+        before = set(self.shown.get(who, ()))
+        self.shown[who] = lines
+        if changes_only:
+            lines = [line for line in lines if line not in before]
+            heading = f"-- round {state.rounds}: what changed for {seat(who)} --"
+        else:
+            heading = f"-- round {state.rounds}: what {seat(who)} sees --"
+        click.echo(click.style(heading, bold=True))
+        for line in lines:
+            click.echo(line)
+
+
+def _event_line(game, event: dict[str, Any]) -> str:
+    kind = event["kind"]
+    if kind in ("decision", "forced"):
+        what = "(a secret choice)" if event.get("secret") else event["label"]
+        lead = "applied, the only option: " if kind == "forced" else ""
+        return f"P{event['seat']} {event['prompt']}: {lead}{what}"
+    if kind == "die":
+        return click.style(f"  · rolled {event['value']} (d{event['sides']})", dim=True)
+    return click.style(f"  · {event['line']}", dim=True)
+
+
+def _view_lines(state, player: int) -> list[str]:
+    """A line per variable that holds something the seat may see, in the ruleset's order:
+    entries by their keys' labels, players as P1..Pn; hidden lists as how many."""
+    game = state.game
+    view = state.observation(player)["vars"]
+    out = []
+    for spec in game.vars:
+        if spec.name.startswith("$"):
+            continue
+        value = view[spec.name]
+        if not spec.domains:
+            if not _empty(value):
+                out.append(_cut(f"  {spec.name}: {_shown(game, value, spec.type)}"))
+            continue
+        entries = []
+        for i, entry in enumerate(value):
+            if _empty(entry):
+                continue
+            keys = spec.keys_of(i)
+            names = [
+                seat(k) if kind == "player" else label(game, k)
+                for kind, k in zip(spec.key_kinds, keys)
+            ]
+            entries.append(f"{'/'.join(names)} {_shown(game, entry, spec.type)}")
+        if entries:
+            out.append(_cut(f"  {spec.name}: {'; '.join(entries)}"))
+    return out
+
+
+def _empty(value) -> bool:
+    if isinstance(value, list):
+        return all(v is None for v in value)
+    return value in (0, None, False, "empty", "") or value == {"hidden": 0}
+
+
+def _shown(game, value, t) -> str:
+    if isinstance(value, dict) and "hidden" in value:
+        n = value["hidden"]
+        return "hidden" if n is True else f"{n} hidden"
+    if isinstance(value, dict) and "top" in value:
+        top = "nothing" if value["top"] is None else label(game, value["top"])
+        return f"{top} on top of {value['size']}"
+    if isinstance(value, list) and any(isinstance(v, dict) for v in value):
+        return "(" + ", ".join(_shown(game, v, None) for v in value) + ")"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return label(game, value, t)
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= WIDTH else line[: WIDTH - 1] + "…"

@@ -9,6 +9,7 @@ Where the type is unknown a number stays a number.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from dsl.semantics.types import PLAYER, ListOf, Type
@@ -28,7 +29,12 @@ def label(game: Game, value: Any, t: Type | None = None) -> str:
         return "(" + ", ".join(label(game, v, t.elem) for v in value) + ")"
     if value is None:
         return "nobody" if t == PLAYER else "none"
+    if isinstance(value, str) and value not in game.rows and _WORD.match(value):
+        return value.replace("_", " ")  # an enum value or a word of the rules
     return game.describe(value)
+
+
+_WORD = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")
 
 
 def option_label(game: Game, site: ChooseSite, option: Any) -> str:
@@ -67,7 +73,7 @@ def _field(game: Game, value: Any) -> str:
         return "yes"
     if isinstance(value, list):
         return ", ".join(_field(game, v) for v in value)
-    return game.describe(value)
+    return label(game, value)
 
 
 def option_labels(game: Game, site: ChooseSite, options: list) -> list[str]:
