@@ -478,6 +478,31 @@ def _seats(text: str) -> tuple[int, ...]:
 
 
 @main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", default=8000, show_default=True, help="The port to listen on.")
+@click.option(
+    "--db",
+    default="knapper-games.db",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    help="The SQLite file that keeps the games (made if missing; resumed if there).",
+)
+def serve(host, port, db) -> None:
+    """Serve games in the browser: create, join a seat by its link, play, watch."""
+    try:
+        import uvicorn
+
+        from interpreter.frontends.web.app import make_app
+        from interpreter.frontends.web.store import Store
+    except ImportError as err:
+        raise click.ClickException(
+            f'knapper serve needs the web extra ({err.name} is missing): pip install "knapper[web]"'
+        ) from None
+    click.echo(f"knapper serve: games kept in {db}; open http://{host}:{port}/")
+    uvicorn.run(make_app(Store(db)), host=host, port=port, log_level="warning")
+
+
+@main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 if a file is not formatted.")
 @click.option("--write", "-w", is_flag=True, help="Rewrite the files in place.")

@@ -132,10 +132,9 @@ class _Table:
         if self.recorder is None:
             state.trace.clear()
         for to, event, others in from_trace(state.game, entries):
-            if to is not EVERYONE and to not in self.people:
-                event = others
-            if event is not None:
-                click.echo(_event_line(state.game, event))
+            shown = event if to is EVERYONE or to in self.people else others
+            if shown is not None:
+                click.echo(_event_line(state.game, shown))
 
     def ask(self, decision, site) -> bool:
         state = self.state

@@ -77,9 +77,16 @@ def _has_player(t: Type | None) -> bool:
 
 
 def schema(game: Game, players: int) -> dict[str, Any]:
-    """What each variable of `game` is, for a front-end to label an observation with: its
-    kind, who sees it, its keys (each with the names and labels of its values), its type
-    and its citation."""
+    """What an observation of `game` holds, for a front-end to label it with: under `vars`
+    each variable's kind, who sees it, its keys (each with the names and labels of its
+    values), its type and its citation; under `labels` the words for every row's id."""
+    return {
+        "vars": _vars(game, players),
+        "labels": {name: label(game, name) for name in game.rows},
+    }
+
+
+def _vars(game: Game, players: int) -> dict[str, Any]:
     out = {}
     for spec in game.vars:
         keys = []

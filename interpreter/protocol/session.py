@@ -156,11 +156,12 @@ class Session:
         return schema(self.game, self.state.n)
 
     # ------------------------------------------------------------------ moving
-    def move(self, seat: int, option: Any, version: int) -> dict[str, Any]:
+    def move(self, seat: int, option: Any, version: int, since: int = 0) -> dict[str, Any]:
         """Take `option` (a decision option's `value`) for `seat`, if `version` is the
-        session's: the new view of that seat. Anything else raises `ProtocolError`
-        (K501 over, K506 stale version, K507 not this seat's turn, K508 no such seat,
-        K502 not an option, K410 past the bound) and changes nothing."""
+        session's: the new view of that seat, with the events after `since`. Anything
+        else raises `ProtocolError` (K501 over, K506 stale version, K507 not this seat's
+        turn, K508 no such seat, K502 not an option, K410 past the bound) and changes
+        nothing."""
         player = self._player(seat)
         if player is None:
             raise self._error("K508", "a spectator cannot move", "seat")
@@ -195,7 +196,7 @@ class Session:
         self.moves.append(matches[0])
         self.movers.append(player)
         self._record()
-        return self.view(seat)
+        return self.view(seat, since)
 
     def _record(self) -> None:
         """Turn what the engine traced since the last call into events, with each viewer's
@@ -267,7 +268,9 @@ class Session:
     def _replayed(self, moves: list) -> Session:
         again = Session(self.game, self.state.n, self.seed)
         for option in moves:
-            again.move(again.to_move(), wire_of(again, option), again.version)
+            seat = again.to_move()
+            assert seat is not None, "the moves were made in this game, before its end"
+            again.move(seat, wire_of(again, option), again.version)
         return again
 
     # ------------------------------------------------------------------ saving
@@ -348,8 +351,9 @@ class Session:
 
 def wire_of(session: Session, option: Any) -> Any:
     """An option the engine holds, as a move writes it at the session's pending decision."""
-    site = session.game.sites[session.state.pending[2]]
-    return wire(option, site.item_type)
+    pending = session.state.pending
+    assert pending is not None, "an option is written only where a decision is pending"
+    return wire(option, session.game.sites[pending[2]].item_type)
 
 
 def _bad_save(message: str) -> SaveFileError:
