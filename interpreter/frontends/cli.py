@@ -499,7 +499,8 @@ def serve(host, port, db) -> None:
             f'knapper serve needs the web extra ({err.name} is missing): pip install "knapper[web]"'
         ) from None
     click.echo(f"knapper serve: games kept in {db}; open http://{host}:{port}/")
-    uvicorn.run(make_app(Store(db)), host=host, port=port, log_level="warning")
+    app = make_app(Store(db))
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=30)
 
 
 @main.command()

@@ -29,8 +29,10 @@ def label(game: Game, value: Any, t: Type | None = None) -> str:
         return "(" + ", ".join(label(game, v, t.elem) for v in value) + ")"
     if value is None:
         return "nobody" if t == PLAYER else "none"
-    if isinstance(value, str) and value not in game.rows and _WORD.match(value):
-        return value.replace("_", " ")  # an enum value or a word of the rules
+    if isinstance(value, str) and _WORD.match(value):
+        title = game.rows[value].get("title") if value in game.rows else None
+        if not title or title == value:  # an enum value, a row without a title, a word
+            return value.replace("_", " ")
     return game.describe(value)
 
 
