@@ -197,3 +197,35 @@ def test_two_decisions_may_not_share_an_id():
     assert [d.code for d in caught.value.diagnostics] == ["K245"]
     assert caught.value.diagnostics[0].span.line == 7
     assert caught.value.diagnostics[0].notes[0].span.line == 5
+
+
+_LOGGED = """ruleset "logged"
+players 2
+var pot: int = 3
+round max 2 {
+  log "{p} takes {amount} from a pot of {pot}", p = player(2), amount = pot - 1, pot
+  log "plain", player(1), pot
+  end game winners [player(2)]
+}
+"""
+
+
+def test_a_log_line_is_a_template_with_named_values():
+    from dsl.pipeline import compile_text
+
+    session = Session(compile_text(_LOGGED, "logged.knap"), seed=0)
+    logs = [e for e in session.events(1) if e["kind"] == "log"]
+    assert logs[0]["line"] == "P2 takes 2 from a pot of 3"
+    assert logs[0]["fields"] == {"p": 2, "amount": 2, "pot": 3}
+    assert logs[1]["line"] == "plain P1 3"
+    assert logs[1]["fields"] == {"player": 1, "pot": 3}
+
+
+def test_a_template_may_not_name_a_value_the_line_does_not_log():
+    from dsl.errors import CheckProblem
+    from dsl.pipeline import compile_text
+
+    with pytest.raises(CheckProblem) as caught:
+        compile_text(_LOGGED.replace("{amount}", "{amout}"), "logged.knap")
+    assert [d.code for d in caught.value.diagnostics] == ["K246"]
+    assert "did you mean 'amount'" in caught.value.diagnostics[0].hint

@@ -861,30 +861,11 @@ class Lowerer(Visitor):
         # where the line comes from, for traces: the statement and its procedure; and for
         # events, a name and the checker's type for each value
         types = tuple(self.ex.typing.of(a) for a in s.args)
-        where = self.ex.const((str(s.span), self.current_proc, log_fields(s.args), types), "w")
+        where = self.ex.const((str(s.span), self.current_proc, s.fields(), types), "w")
         b.step(
             f"if st.trace is not None: st.trace.append(('log', {s.text!r}, [{args}], {where}))",
             s.span,
         )
-
-
-def log_fields(args) -> tuple[str, ...]:
-    """A name for each value of a `log` line: a variable's or a field's name, the function
-    called, else `value2` for the second; a name met again takes its place (`p_2`)."""
-    names = []
-    for i, a in enumerate(args):
-        if isinstance(a, ast.NameRef):
-            name = a.name
-        elif isinstance(a, ast.FieldGet):
-            name = a.name
-        elif isinstance(a, ast.IndexGet) and isinstance(a.obj, ast.NameRef):
-            name = a.obj.name
-        elif isinstance(a, ast.CallExpr):
-            name = a.name
-        else:
-            name = f"value{i + 1}"
-        names.append(name if name not in names else f"{name}_{i + 1}")
-    return tuple(names)
 
 
 # what a quiet point asks, and the option that declines every standing option there

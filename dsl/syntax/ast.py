@@ -14,6 +14,7 @@ checks the declarations against the fields' types).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Union, get_args
 
@@ -545,12 +546,42 @@ class EndGame(Statement):
 
 @attrs.frozen
 class Log(Statement):
+    """`log "text", args`: a line for the game's record. `{name}` in the text is a
+    template's place for the value of that name: `name = expr` names a value, a variable or
+    a field is named after itself (`p`, `b.kind` is `kind`), a call after the function;
+    others are `value2` for the second."""
+
     suspends = False
     children = ("args",)
 
     text: str
     args: tuple[Expr, ...]
     span: Span = _span()
+    names: tuple[str | None, ...] = ()  # per value, the name `name = expr` gave it
+
+    def fields(self) -> tuple[str, ...]:
+        """Each value's name; a name met again takes its place (`p_3`)."""
+        out: list[str] = []
+        for i, a in enumerate(self.args):
+            given = self.names[i] if i < len(self.names) else None
+            if given is not None:
+                name = given
+            elif isinstance(a, NameRef):
+                name = a.name
+            elif isinstance(a, FieldGet):
+                name = a.name
+            elif isinstance(a, IndexGet) and isinstance(a.obj, NameRef):
+                name = a.obj.name
+            elif isinstance(a, CallExpr):
+                name = a.name
+            else:
+                name = f"value{i + 1}"
+            out.append(name if name not in out else f"{name}_{i + 1}")
+        return tuple(out)
+
+    def places(self) -> tuple[str, ...]:
+        """The names the text's `{...}` places stand for, in order."""
+        return tuple(re.findall(r"{([^{}]*)}", self.text))
 
 
 @attrs.frozen

@@ -717,7 +717,9 @@ class _Statements(Visitor):
 
     @on(ast.Log)
     def s_Log(self, s: ast.Log, depth: int, comments) -> str:
-        return "log " + ", ".join([string(s.text)] + [expr(a) for a in s.args])
+        names = s.names or (None,) * len(s.args)
+        shown = [expr(a) if n is None else f"{n} = {expr(a)}" for n, a in zip(names, s.args)]
+        return "log " + ", ".join([string(s.text)] + shown)
 
     @on(ast.Trigger)
     def s_Trigger(self, s: ast.Trigger, depth: int, comments) -> str:

@@ -661,7 +661,16 @@ class _Builder(Transformer):
         return ast.EndGame(ch[0], _pick(ch[1:], _Cite), span=self._span(meta))
 
     def log_stmt(self, meta, ch):
-        return ast.Log(_unquote(ch[0]), tuple(ch[1:]), span=self._span(meta))
+        pairs = tuple(ch[1:])
+        return ast.Log(
+            _unquote(ch[0]),
+            tuple(e for _n, e in pairs),
+            span=self._span(meta),
+            names=tuple(n for n, _e in pairs),
+        )
+
+    def log_arg(self, meta, ch):
+        return (None if ch[0] is None else str(ch[0]), ch[1])
 
     def spend_stmt(self, meta, ch):
         return ast.Spend(ch[0], ch[1], ch[2], _pick(ch[3:], _Cite), span=self._span(meta))

@@ -10,6 +10,7 @@ observations before and after, so a face-down card stays face down.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from interpreter.core.game import Game
@@ -44,7 +45,7 @@ def from_trace(game: Game, entries: list) -> list[tuple[Any, dict, dict | None]]
             _where, _proc, names, types = entry[3]
             values = entry[2]
             fields = {n: wire(v, t) for n, v, t in zip(names, values, types)}
-            words = " ".join([entry[1]] + [label(game, v, t) for v, t in zip(values, types)])
+            words = log_line(game, entry[1], names, values, types)
             out.append(
                 (EVERYONE, {"kind": "log", "text": entry[1], "fields": fields, "line": words}, None)
             )
@@ -55,6 +56,18 @@ def from_trace(game: Game, entries: list) -> list[tuple[Any, dict, dict | None]]
             line = "winners: " + (", ".join(seat(w - 1) for w in winners) or "nobody")
             out.append((EVERYONE, {"kind": "end", "winners": winners, "line": line}, None))
     return out
+
+
+def log_line(game: Game, text: str, names, values, types) -> str:
+    """A `log` line in words: its text with each `{name}` place filled with that value's
+    label; a text without places is followed by all its values."""
+    shown = {n: label(game, v, t) for n, v, t in zip(names, values, types)}
+    if _PLACE.search(text):
+        return _PLACE.sub(lambda m: shown.get(m.group(1), m.group(0)), text)
+    return " ".join([text, *shown.values()])
+
+
+_PLACE = re.compile(r"{([^{}]*)}")
 
 
 def changes(before: dict, after: dict) -> dict:

@@ -726,6 +726,17 @@ class TypeChecker(Calls, Visitor):
     def s_Log(self, s: ast.Log, scope: dict):
         for a in s.args:
             self.expr(a, scope)
+        fields = s.fields()
+        for place in s.places():
+            if place not in fields:
+                self.error(
+                    "K246",
+                    f"the log line's text has a place {{{place}}} for a value it does not log",
+                    s.span,
+                    hint=did_you_mean(place, list(fields))
+                    or f"its values are named {', '.join(fields) or 'nothing'}; "
+                    "name one with `name = expr`",
+                )
 
     @on(ast.Quiet)
     def s_Quiet(self, s: ast.Quiet, scope: dict):
