@@ -672,7 +672,8 @@ def test_a_trace_records_decisions_logs_and_the_end(views):
     views.apply([2, 3])
     kinds = [entry[0] for entry in views.trace]
     assert kinds == ["decision", "log", "end"]
-    assert views.trace[0] == ("decision", 1, 1, [2, 3])  # the second `choose`
+    # the second `choose`; its prompt names no local, so no values for its places
+    assert views.trace[0] == ("decision", 1, 1, [2, 3], ())
     assert views.trace[1][1:3] == ("picked", [[2, 3]])
     assert views.trace[2] == ("end", [1])
 

@@ -229,3 +229,41 @@ def test_a_template_may_not_name_a_value_the_line_does_not_log():
         compile_text(_LOGGED.replace("{amount}", "{amout}"), "logged.knap")
     assert [d.code for d in caught.value.diagnostics] == ["K246"]
     assert "did you mean 'amount'" in caught.value.diagnostics[0].hint
+
+
+_ASKED = """ruleset "asked"
+players 2
+enum fruit { apple, pear }
+record prize { points: int }
+table prizes: prize {
+  gold "Gold Cup" (points=5)
+}
+round max 2 {
+  let cup = gold
+  for p in players {
+    let f = choose p from [apple, pear] as "{p}, a fruit for {cup}?"
+  }
+  end game winners [player(1)]
+}
+"""
+
+
+def test_a_prompt_names_the_locals_it_is_about():
+    from dsl.pipeline import compile_text
+
+    session = Session(compile_text(_ASKED, "asked.knap"), seed=0)
+    assert session.view(1)["decision"]["prompt"] == "P1, a fruit for Gold Cup: points 5?"
+    session.move(1, "apple", 0)
+    event = next(e for e in session.events(2) if e["kind"] == "decision")
+    assert event["prompt"] == "P1, a fruit for Gold Cup: points 5?"
+    assert session.view(2)["decision"]["prompt"].startswith("P2, a fruit")
+
+
+def test_a_prompt_may_name_only_locals_known_there():
+    from dsl.errors import CheckProblem
+    from dsl.pipeline import compile_text
+
+    with pytest.raises(CheckProblem) as caught:
+        compile_text(_ASKED.replace("{cup}", "{cap}"), "asked.knap")
+    assert [d.code for d in caught.value.diagnostics] == ["K247"]
+    assert "did you mean 'cup'" in caught.value.diagnostics[0].hint

@@ -146,7 +146,8 @@ def _choose(c: Choose, after: int) -> list[str]:
             "if len(o) < 2:",
             f"    if not o: _no_options(st, {c.site})",
             f"    L[{c.slot}] = {c.only}",
-            f"    if st.trace is not None: st.trace.append(('forced', {c.player}, {c.site}, o[0]))",
+            f"    if st.trace is not None: st.trace.append(('forced', {c.player}, {c.site}, o[0], "
+            f"({''.join(f'L[{i}], ' for i in c.placed)})))",
             f"    return {after}",
         ]
     offers = ["o += _offers(st, _OPTIONS, who)"] if c.offers else []

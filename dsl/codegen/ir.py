@@ -118,6 +118,7 @@ class Choose(Instr):
     ask: bool
     offers: bool = False  # the ruleset has standing options: the decider's follow these
     quiet: bool = False  # a `quiet` point: asked only of a player with standing options
+    placed: tuple[int, ...] = ()  # the slots of the locals the prompt names, for traces
 
     suspends: ClassVar[bool] = True
 

@@ -526,6 +526,7 @@ class Lowerer(Visitor):
                 s.secret,
                 s.id or self.site_base,
                 elem(self.ex.typing.of(s.options)),
+                self._places(s, scope),
             )
         )
         if self.offering:
@@ -539,12 +540,20 @@ class Lowerer(Visitor):
                 site=site,
                 slot=slot,
                 ask=s.always or self.ask_forced,
+                placed=tuple(p[1] for p in self.sites[site].places),
                 offers=self.offering,
                 span=s.span,
             )
         )
 
-    def _sites(self, s: ast.Agree | ast.Negotiate, prompts: dict[str, str]) -> dict[str, int]:
+    def _places(self, s, scope: Scope) -> tuple[tuple[str, int, object], ...]:
+        """The locals a decision's prompt names, with their slots and types (checked: K247)."""
+        types = self.ex.typing.places.get(id(s), {})
+        return tuple((name, scope.slot(name), t) for name, t in types.items())
+
+    def _sites(
+        self, s: ast.Agree | ast.Negotiate, prompts: dict[str, str], scope: Scope
+    ) -> dict[str, int]:
         """One decision site per role of a joint statement, its prompt led by the role's words."""
         sites = {}
         prompt = s.prompt or f"choose {s.name}"
@@ -560,6 +569,7 @@ class Lowerer(Visitor):
                     s.span,
                     id=key,
                     item_type=elem(self.ex.typing.of(items)),
+                    places=self._places(s, scope),
                 )
             )
         return sites
@@ -587,6 +597,7 @@ class Lowerer(Visitor):
                 slot=into,
                 ask=False,
                 offers=self.offering,
+                placed=tuple(p[1] for p in self.sites[site].places),
                 span=span,
             )
         )
@@ -627,6 +638,7 @@ class Lowerer(Visitor):
                 "vote": "answer the proposal",
                 "alone": "no agreement, decide alone",
             },
+            scope,
         )
 
         def votes() -> None:
@@ -674,7 +686,8 @@ class Lowerer(Visitor):
             f"L[{who}] = L[{grp}][0] if L[{grp}] else None",
             s.span,
         )
-        sites = self._sites(s, {"draft": "draft a bundle", "answer": "answer the bundle"})
+        roles = {"draft": "draft a bundle", "answer": "answer the bundle"}
+        sites = self._sites(s, roles, scope)
         offer, withdraw = f"[{OFFER!r}, list(L[{slot}])]", f"[{WITHDRAW!r}, list(L[{slot}])]"
 
         def draft() -> None:

@@ -162,6 +162,8 @@ class Typing:
 
     def __init__(self) -> None:
         self._types: dict[int, Type] = {}
+        # per decision statement (by identity), the type of each local its prompt names
+        self.places: dict[int, dict[str, Type]] = {}
 
     def note(self, node: object, t: Type) -> None:
         """Record a node's type; a node met twice with two types (one node object shared by

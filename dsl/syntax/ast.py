@@ -581,7 +581,12 @@ class Log(Statement):
 
     def places(self) -> tuple[str, ...]:
         """The names the text's `{...}` places stand for, in order."""
-        return tuple(re.findall(r"{([^{}]*)}", self.text))
+        return places(self.text)
+
+
+def places(text: str) -> tuple[str, ...]:
+    """The names a text's `{...}` places stand for (a log line, a prompt), in order."""
+    return tuple(re.findall(r"{([^{}]*)}", text))
 
 
 @attrs.frozen

@@ -80,6 +80,9 @@ class ChooseSite:
     # the checker's type of the options (of the items, for `agree` and `negotiate`), for
     # their labels (`interpreter.protocol.labels`); None where unknown
     item_type: Any = None
+    # the prompt's `{name}` places: each local's name, its slot in the waiting frame and
+    # the checker's type (`interpreter.protocol.labels.prompt`)
+    places: tuple[tuple[str, int, Any], ...] = ()
 
 
 @attrs.frozen

@@ -207,12 +207,20 @@ class State:
             self.pending = None
             self.decisions += 1
             if self.trace is not None:
-                self.trace.append(("decision", pending[0], pending[2], option))
+                self.trace.append(
+                    ("decision", pending[0], pending[2], option, self._placed(pending[2]))
+                )
             if option.__class__ is list and self.game.options and self._take_offer(pending, option):
                 return
             run(self, pending[3], option)
             return
         raise self._refusal(option)
+
+    def _placed(self, site: int) -> tuple:
+        """The values of the locals decision `site`'s prompt names, as the waiting frame
+        holds them (for traces)."""
+        frame = self.stack[-1][LOCALS] if self.stack else []
+        return tuple(copy_deep(frame[slot]) for _name, slot, _t in self.game.sites[site].places)
 
     def _take_offer(self, pending, option: list) -> bool:
         """If `option` is one of the standing options that end the pending list (`_offers`),

@@ -20,7 +20,7 @@ from dsl.syntax.fmt import cite
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
 from interpreter.protocol.events import EVERYONE, from_trace
-from interpreter.protocol.labels import label, option_labels, seat, text
+from interpreter.protocol.labels import label, option_labels, prompt, seat, text
 from interpreter.save import dump_state, load_state
 
 WIDTH = 160  # a variable's line is cut here: the screen is a summary, `v` shows all
@@ -145,7 +145,8 @@ class _Table:
         self.last = who
         self.screen(who, changes_only=who in self.shown)
         rule = f" ({cite(site.cite).strip()})" if site.cite else ""
-        click.echo(click.style(f"{seat(who)}, {decision.prompt}{rule}", bold=True))
+        asked = prompt(state, site)
+        click.echo(click.style(f"{seat(who)}, {asked}{rule}", bold=True))
         options = list(decision.options)
         labels = option_labels(game, site, options)
         for i, (option, short) in enumerate(zip(options, labels), start=1):

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from interpreter.core.game import Game
-from interpreter.protocol.labels import label, option_label, seat
+from interpreter.protocol.labels import filled, label, option_label, seat
 from interpreter.protocol.observe import wire
 
 EVERYONE = None  # an event's `to`: every seat and every spectator
@@ -28,16 +28,17 @@ def from_trace(game: Game, entries: list) -> list[tuple[Any, dict, dict | None]]
         kind = entry[0]
         if kind in ("decision", "forced"):
             who, site, option = entry[1], game.sites[entry[2]], entry[3]
+            asked = filled(game, site, entry[4] if len(entry) > 4 else ())
             event = {
                 "kind": kind,
                 "seat": who + 1,
                 "id": site.id,
-                "prompt": site.prompt,
+                "prompt": asked,
                 "option": wire(option, site.item_type),
                 "label": option_label(game, site, option),
             }
             if site.secret:
-                hidden = {"kind": kind, "seat": who + 1, "id": site.id, "prompt": site.prompt}
+                hidden = {"kind": kind, "seat": who + 1, "id": site.id, "prompt": asked}
                 out.append((who, event, {**hidden, "secret": True}))
             else:
                 out.append((EVERYONE, event, None))

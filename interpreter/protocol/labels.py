@@ -95,3 +95,26 @@ def _plain(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(_plain(v) for v in value)
     return str(value)
+
+
+def prompt(state, site: ChooseSite) -> str:
+    """The pending decision's prompt with each `{name}` place filled from the waiting frame."""
+    if not site.places or not state.stack:
+        return site.prompt
+    frame = state.stack[-1][2]
+    return filled(state.game, site, tuple(frame[slot] for _name, slot, _t in site.places))
+
+
+def filled(game: Game, site: ChooseSite, values: tuple) -> str:
+    """A decision's prompt with its places filled by `values` (in the order of
+    `site.places`): each local's label, and for a card (any row) what it prints."""
+    if not site.places:
+        return site.prompt
+    shown = {
+        name: text(game, value, label(game, value, t))
+        for (name, _slot, t), value in zip(site.places, values)
+    }
+    return _PLACE.sub(lambda m: shown.get(m.group(1), m.group(0)), site.prompt)
+
+
+_PLACE = re.compile(r"{([^{}]*)}")

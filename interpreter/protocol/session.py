@@ -22,7 +22,7 @@ from interpreter.core import rng
 from interpreter.core.game import Game
 from interpreter.core.state import run, start
 from interpreter.protocol.events import EVERYONE, changes, from_trace
-from interpreter.protocol.labels import option_labels, text
+from interpreter.protocol.labels import option_labels, prompt, text
 from interpreter.protocol.observe import observe, schema, wire
 
 SPECTATOR = "spectator"  # an event's `to` for what the spectators' view shows
@@ -116,7 +116,7 @@ class Session:
         labels = option_labels(self.game, site, options)
         return {
             "id": site.id,
-            "prompt": site.prompt,
+            "prompt": prompt(self.state, site),
             "cite": site.cite,
             "secret": site.secret,
             "options": [

@@ -552,21 +552,39 @@ class TypeChecker(Calls, Visitor):
         self.expect(self.expr(s.cond, scope), BOOL, s.cond.span, "a loop condition")
         self.block(s.body, scope)
 
+    def prompt_places(self, s: ast.Choose | ast.Agree | ast.Negotiate, scope: dict) -> None:
+        """Each `{name}` of a decision's prompt names a local known there (K247)."""
+        found = {}
+        for place in ast.places(s.prompt or ""):
+            if place in scope:
+                found[place] = scope[place]
+            else:
+                self.error(
+                    "K247",
+                    f"the prompt has a place {{{place}}} for a local that is not known here",
+                    s.span,
+                    hint=did_you_mean(place, list(scope)) or "a prompt names locals only",
+                )
+        self.typing.places[id(s)] = found
+
     @on(ast.Choose)
     def s_Choose(self, s: ast.Choose, scope: dict):
         self.local(s.name, s.span)
+        self.prompt_places(s, scope)
         self.expect(self.expr(s.player, scope), PLAYER, s.player.span, "who decides")
         scope[s.name] = self.elem(self.expr(s.options, scope), s.options.span)
 
     @on(ast.Agree)
     def s_Agree(self, s: ast.Agree, scope: dict):
         self.local(s.name, s.span)
+        self.prompt_places(s, scope)
         self.expect(self.expr(s.group, scope), ListOf(PLAYER), s.group.span, "who decide together")
         scope[s.name] = self.elem(self.expr(s.options, scope), s.options.span)
 
     @on(ast.Negotiate)
     def s_Negotiate(self, s: ast.Negotiate, scope: dict):
         self.local(s.name, s.span)
+        self.prompt_places(s, scope)
         self.expect(self.expr(s.parties, scope), ListOf(PLAYER), s.parties.span, "the parties")
         if s.proposers is not None:
             self.expect(
