@@ -267,3 +267,55 @@ def test_a_prompt_may_name_only_locals_known_there():
         compile_text(_ASKED.replace("{cup}", "{cap}"), "asked.knap")
     assert [d.code for d in caught.value.diagnostics] == ["K247"]
     assert "did you mean 'cup'" in caught.value.diagnostics[0].hint
+
+
+_VIEWED = """ruleset "viewed"
+players 2
+var score[player]: int = 1
+var turn: int = 0
+var marker: int = 7 scratch
+view {
+  "Scores": score
+  "Clock": turn
+}
+round max 2 {
+  let x = choose player(1) from [1, 2]
+  end game winners [player(1)]
+}
+"""
+
+
+def test_a_declared_view_groups_what_a_seat_sees_and_scratch_is_never_shown():
+    from dsl.pipeline import compile_text
+
+    game = compile_text(_VIEWED, "viewed.knap")
+    session = Session(game, seed=0)
+    assert "marker" not in session.view(1)["observation"]
+    assert "marker" not in session.schema()["vars"]
+    assert session.state.observation(0)["vars"].keys() == {"score", "turn"}
+    assert session.schema()["groups"] == [
+        {"title": "Scores", "vars": ["score"]},
+        {"title": "Clock", "vars": ["turn"]},
+    ]
+    assert session.state.get("marker") == 7  # the rules still keep it
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ('"Clock": turn', "the view names 'turnn', which is no variable"),
+        ('"Scores": score', "the view names 'marker', which is scratch"),
+    ],
+)
+def test_a_view_names_only_variables_a_seat_may_see(change, message):
+    from dsl.errors import CheckProblem
+    from dsl.pipeline import compile_text
+
+    broken = {
+        '"Clock": turn': _VIEWED.replace('"Clock": turn', '"Clock": turnn'),
+        '"Scores": score': _VIEWED.replace('"Scores": score', '"Scores": score, marker'),
+    }[change]
+    with pytest.raises(CheckProblem) as caught:
+        compile_text(broken, "viewed.knap")
+    assert [d.code for d in caught.value.diagnostics] == ["K248"]
+    assert message in caught.value.diagnostics[0].message

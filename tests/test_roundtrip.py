@@ -142,7 +142,18 @@ STATEMENT_STRATEGIES = {
     ast.Shuffle: lambda inner: st.builds(ast.Shuffle, targets),
     ast.Draw: lambda inner: st.builds(ast.Draw, exprs, targets, targets),
     ast.EndGame: lambda inner: st.builds(ast.EndGame, exprs, CITES),
-    ast.Log: lambda inner: st.builds(ast.Log, TEXT, st.lists(exprs, max_size=2).map(tuple)),
+    ast.Log: lambda inner: st.lists(exprs, max_size=2).flatmap(
+        lambda args: st.builds(
+            ast.Log,
+            TEXT,
+            st.just(tuple(args)),
+            # the values' names: none at all, or one (or none) for each value
+            names=st.just(())
+            | st.lists(st.none() | NAMES, min_size=len(args), max_size=len(args))
+            .filter(lambda names: any(n is not None for n in names))
+            .map(tuple),
+        )
+    ),
     ast.Perform: lambda inner: st.builds(ast.Perform, exprs, exprs, st.none() | exprs, CITES),
     ast.Trigger: lambda inner: st.builds(
         ast.Trigger,
@@ -224,6 +235,14 @@ DECLARATION_STRATEGIES = {
         CITES,
     ),
     ast.Bound: st.builds(ast.Bound, INTS, CITES),
+    ast.View: st.builds(
+        ast.View,
+        st.lists(
+            st.tuples(TEXT, st.lists(NAMES, min_size=1, max_size=3).map(tuple)),
+            min_size=1,
+            max_size=3,
+        ).map(tuple),
+    ),
     ast.Param: st.builds(ast.Param, NAMES, types, exprs, CITES),
     ast.Enum: st.lists(NAMES, min_size=1, max_size=4, unique=True).flatmap(
         lambda values: st.builds(

@@ -229,6 +229,7 @@ class Compiler:
             procs=tuple(infos),
             main=0,
             sites=name_sites(lower.sites),
+            views=view.groups if (view := self.program.one(ast.View)) is not None else (),
             rows=sym.rows,
             tables={name: tuple(ids) for name, ids in sym.table_rows.items()},
             adjacency={k: tuple(v) for k, v in sym.adjacency.items()},

@@ -252,6 +252,7 @@ class _Binder(Visitor):
         ast.Source,
         ast.Players,
         ast.Bound,
+        ast.View,
         ast.Setup,
         ast.Round,
         ast.Outcome,

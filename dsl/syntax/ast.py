@@ -1019,6 +1019,16 @@ class Invariant(Node):
 
 
 @attrs.frozen
+class View(Node):
+    """`view { "Title": a, b  "Other": c }`: what a seat's view shows, as groups of
+    variables with their titles, in order. Front-ends show the groups; variables in none
+    follow them. A singleton: a variant may `replace view { ... }`."""
+
+    groups: tuple[tuple[str, tuple[str, ...]], ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class Note(Node):
     kind: str  # interpretation | deviation | contradiction
     name: str
@@ -1066,6 +1076,7 @@ Decl = Union[
     Invariant,
     Note,
     Moment,
+    View,
 ]
 
 

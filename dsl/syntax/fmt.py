@@ -175,6 +175,8 @@ def keys_text(keys) -> str:
 
 
 def vis(v: str) -> str:
+    if v == "scratch":
+        return " scratch"
     return "" if v == "public" else f" visible {v}"
 
 
@@ -231,6 +233,11 @@ class _Declarations(Visitor):
     @on(ast.Bound)
     def d_Bound(self, d: ast.Bound, comments) -> str:
         return f"bound {d.decisions} decisions{cite(d.cite)}"
+
+    @on(ast.View)
+    def d_View(self, d: ast.View, comments) -> str:
+        groups = [f"  {string(title)}: {', '.join(names)}" for title, names in d.groups]
+        return "view {\n" + "\n".join(groups) + "\n}"
 
     @on(ast.Param)
     def d_Param(self, d: ast.Param, comments) -> str:

@@ -361,6 +361,12 @@ class _Builder(Transformer):
     def visibility(self, meta, ch):
         return _Vis(str(ch[0]))
 
+    def view_decl(self, meta, ch):
+        return ast.View(tuple(ch), span=self._span(meta))
+
+    def view_group(self, meta, ch):
+        return (_unquote(ch[0]), tuple(str(n) for n in ch[1:]))
+
     def fn_decl(self, meta, ch):
         return ast.Fn(
             str(ch[0]), tuple(ch[1] or ()), ch[2], ch[-1], _pick(ch, _Cite), span=self._span(meta)
@@ -662,11 +668,13 @@ class _Builder(Transformer):
 
     def log_stmt(self, meta, ch):
         pairs = tuple(ch[1:])
+        names = tuple(n for n, _e in pairs)
         return ast.Log(
             _unquote(ch[0]),
             tuple(e for _n, e in pairs),
             span=self._span(meta),
-            names=tuple(n for n, _e in pairs),
+            # with no value named, the empty tuple (the node's default)
+            names=names if any(n is not None for n in names) else (),
         )
 
     def log_arg(self, meta, ch):

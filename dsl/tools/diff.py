@@ -113,6 +113,7 @@ class _Changed(Visitor):
     @on(
         ast.Source,
         ast.Bound,
+        ast.View,
         ast.Enum,
         ast.Record,
         ast.Map,

@@ -363,6 +363,7 @@ class _Setters(Visitor):
         ast.Source,
         ast.Players,
         ast.Bound,
+        ast.View,
         ast.Enum,
         ast.Record,
         ast.Map,

@@ -21,6 +21,7 @@ VISIBLE = {
     "hidden": "nobody",
     "top": "everyone: its top and its size",
     "backs": "everyone: where its entries lie, face down; what they are, those shown them",
+    "scratch": "nobody: bookkeeping of the rules",
 }
 NOTE_KINDS = (
     ("deviation", "Deviations", "where the executable rules knowingly depart from the book"),

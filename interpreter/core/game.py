@@ -21,7 +21,7 @@ class VarSpec:
     name: str
     slot: int
     domains: tuple[tuple[Any, ...], ...]  # the values of each key, in order
-    visibility: str  # public | owner | hidden
+    visibility: str  # public | owner | hidden | top | backs | scratch (in no observation)
     init: Callable  # (state) -> initial value (flat list for keyed variables)
     kind: str  # var | zone | pool
     cite: str | None
@@ -165,6 +165,13 @@ class Game:
     )
     # the slot of the engine's zone of what each player was shown (`reveal`), if any
     known_slot: int | None = attrs.field(default=None, eq=False, repr=False)
+    # `view`: the groups of variables a front-end shows, each a title and names, in order
+    views: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    @property
+    def shown_vars(self) -> tuple[VarSpec, ...]:
+        """The variables observations hold: all but scratch ones."""
+        return tuple(spec for spec in self.vars if spec.visibility != "scratch")
 
     def span_of(self, name: str) -> Span:
         """Where the ruleset declares `name` (a `fn`, `score`...), for its errors."""

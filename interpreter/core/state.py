@@ -340,14 +340,15 @@ class State:
     def observation(self, player: int | None) -> dict:
         """What `player` may see (None: a spectator, who sees only public information).
 
-        Variables visible to their owner show only the observer's own entries; hidden ones
+        Scratch variables (the rules' bookkeeping) are left out. Variables visible to their
+        owner show only the observer's own entries; hidden ones
         show only the sizes of lists; a zone `visible top` shows its last entry and its size;
         a zone `visible backs` shows where its entries lie, each face down unless it was
         revealed to the observer. The pending decision's options go only to its decider.
         """
         view: dict[str, Any] = {}
         seen = self._shown(player)
-        for spec in self.game.vars:
+        for spec in self.game.shown_vars:
             value = self.g[spec.slot]
             per_seat = len(value) // len(spec.domains[0]) if spec.domains else 1
             if spec.by_player:  # only the seats in this game

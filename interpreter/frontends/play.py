@@ -21,6 +21,7 @@ from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
 from interpreter.protocol.events import EVERYONE, from_trace
 from interpreter.protocol.labels import label, option_labels, prompt, seat, text
+from interpreter.protocol.observe import groups
 from interpreter.save import dump_state, load_state
 
 WIDTH = 160  # a variable's line is cut here: the screen is a summary, `v` shows all
@@ -107,7 +108,8 @@ class _Table:
         self.state = state
         self.people = people
         self.recorder = recorder
-        self.shown: dict[int, list[str]] = {}  # per seat, the screen lines of its last view
+        # per seat, the screen lines of its last view (each with its group's title)
+        self.shown: dict[int, list[tuple[str, str]]] = {}
         self.last: int | None = None  # the seat that decided last at the terminal
 
     def loop(self, agent) -> bool:
@@ -182,7 +184,12 @@ class _Table:
         else:
             heading = f"-- round {state.rounds}: what {seat(who)} sees --"
         click.echo(click.style(heading, bold=True))
-        for line in lines:
+        titled = len(state.game.views) > 0
+        group = None
+        for title, line in lines:
+            if titled and title != group:
+                click.echo(click.style(f" {title}", underline=True))
+                group = title
             click.echo(line)
 
 
@@ -197,33 +204,40 @@ def _event_line(game, event: dict[str, Any]) -> str:
     return click.style(f"  · {event['line']}", dim=True)
 
 
-def _view_lines(state, player: int) -> list[str]:
-    """A line per variable that holds something the seat may see, in the ruleset's order:
-    entries by their keys' labels, players as P1..Pn; hidden lists as how many."""
+def _view_lines(state, player: int) -> list[tuple[str, str]]:
+    """A line per variable that holds something the seat may see, with the title of its
+    group, in the order of the ruleset's `view` (without one, of its declarations): entries
+    by their keys' labels, players as P1..Pn; hidden lists as how many."""
     game = state.game
     view = state.observation(player)["vars"]
+    specs = {spec.name: spec for spec in game.shown_vars}
     out = []
-    for spec in game.vars:
-        if spec.name.startswith("$"):
-            continue
-        value = view[spec.name]
-        if not spec.domains:
-            if not _empty(value):
-                out.append(_cut(f"  {spec.name}: {_shown(game, value, spec.type)}"))
-            continue
-        entries = []
-        for i, entry in enumerate(value):
-            if _empty(entry):
-                continue
-            keys = spec.keys_of(i)
-            names = [
-                seat(k) if kind == "player" else label(game, k)
-                for kind, k in zip(spec.key_kinds, keys)
-            ]
-            entries.append(f"{'/'.join(names)} {_shown(game, entry, spec.type)}")
-        if entries:
-            out.append(_cut(f"  {spec.name}: {'; '.join(entries)}"))
+    for group in groups(game):
+        for name in group["vars"]:
+            line = _var_line(game, specs[name], view[name])
+            if line is not None:
+                out.append((group["title"], line))
     return out
+
+
+def _var_line(game, spec, value) -> str | None:
+    """A variable's line, or None when it holds nothing."""
+    if not spec.domains:
+        if _empty(value):
+            return None
+        return _cut(f"  {spec.name}: {_shown(game, value, spec.type)}")
+    entries = []
+    for i, entry in enumerate(value):
+        if _empty(entry):
+            continue
+        keys = spec.keys_of(i)
+        names = [
+            seat(k) if kind == "player" else label(game, k) for kind, k in zip(spec.key_kinds, keys)
+        ]
+        entries.append(f"{'/'.join(names)} {_shown(game, entry, spec.type)}")
+    if not entries:
+        return None
+    return _cut(f"  {spec.name}: {'; '.join(entries)}")
 
 
 def _empty(value) -> bool:

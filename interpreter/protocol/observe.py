@@ -44,7 +44,7 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
     """Every variable `player` (None: a spectator) may see, keyed by its keys' names."""
     flat = state.observation(player)["vars"]
     out = {}
-    for spec in state.game.vars:
+    for spec in state.game.shown_vars:
         value = flat[spec.name]
         if _has_player(spec.type):
             value = [wire(v, spec.type) for v in value] if spec.domains else wire(value, spec.type)
@@ -83,12 +83,24 @@ def schema(game: Game, players: int) -> dict[str, Any]:
     return {
         "vars": _vars(game, players),
         "labels": {name: label(game, name) for name in game.rows},
+        "groups": groups(game),
     }
+
+
+def groups(game: Game) -> list[dict[str, Any]]:
+    """The view's groups in order (`view`), then one of the variables no group names; without
+    a `view`, one group of every variable."""
+    named = [{"title": title, "vars": list(names)} for title, names in game.views]
+    listed = {n for _title, names in game.views for n in names}
+    rest = [s.name for s in game.shown_vars if s.name not in listed and not s.name.startswith("$")]
+    if rest:
+        named.append({"title": "Other" if named else "Everything", "vars": rest})
+    return named
 
 
 def _vars(game: Game, players: int) -> dict[str, Any]:
     out = {}
-    for spec in game.vars:
+    for spec in game.shown_vars:
         keys = []
         for kind, domain in zip(spec.key_kinds, spec.domains):
             values = domain[:players] if kind == "player" else domain

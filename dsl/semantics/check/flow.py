@@ -170,6 +170,7 @@ class _Loops(Visitor):
         ast.Source,
         ast.Players,
         ast.Bound,
+        ast.View,
         ast.Param,
         ast.Enum,
         ast.Record,

@@ -165,6 +165,26 @@ class TypeChecker(Calls, Visitor):
                         f"field {f.name!r}, named for a moment,",
                     )
 
+    @on(ast.View)
+    def d_View(self, d: ast.View) -> None:
+        """A view shows state: each name is a variable, zone or pool a seat may see (K248)."""
+        seen: set[str] = set()
+        for _title, names in d.groups:
+            for name in names:
+                decl = self.sym.decls.get(name)
+                if not isinstance(decl, (ast.Var, ast.Zone, ast.Pool)):
+                    self.error(
+                        "K248",
+                        f"the view names {name!r}, which is no variable, zone or pool",
+                        d.span,
+                        hint=did_you_mean(name, [s.name for s in self.sym.state_decls]),
+                    )
+                elif decl.visibility == "scratch":
+                    self.error("K248", f"the view names {name!r}, which is scratch", d.span)
+                elif name in seen:
+                    self.error("K248", f"the view names {name!r} twice", d.span)
+                seen.add(name)
+
     @on(ast.Title, ast.Source, ast.Players, ast.Bound, ast.Map, ast.Note)
     def d_untyped(self, d) -> None:
         """Nothing in these has a type (`Symbols` binds the names of enums and maps)."""

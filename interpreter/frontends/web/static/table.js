@@ -44,30 +44,44 @@ function entries(spec, value, depth, path, out) {
 function showView(view) {
   const table = document.getElementById("view");
   table.textContent = "";
-  for (const [name, value] of Object.entries(view.observation)) {
-    const spec = schema.vars[name];
-    if (!spec || name.startsWith("$")) continue;
-    const out = [];
-    entries(spec, value, 0, [], out);
-    if (!out.length) continue;
-    const row = table.insertRow();
-    row.insertCell().textContent = name.replaceAll("_", " ");
-    row.cells[0].className = "name";
-    const cell = row.insertCell();
-    out.forEach(([keys, value], i) => {
-      if (i) cell.append("; ");
-      if (keys) {
-        const k = document.createElement("span");
-        k.className = "key";
-        k.textContent = keys + " ";
-        cell.appendChild(k);
+  const titled = schema.groups.length > 1;
+  for (const group of schema.groups) {
+    let headed = false;
+    for (const name of group.vars) {
+      const spec = schema.vars[name];
+      const out = [];
+      entries(spec, view.observation[name], 0, [], out);
+      if (!out.length) continue;
+      if (titled && !headed) {
+        const head = table.insertRow().insertCell();
+        head.colSpan = 2;
+        head.className = "group";
+        head.textContent = group.title;
+        headed = true;
       }
-      const v = document.createElement("span");
-      v.className = "value";
-      v.textContent = value;
-      cell.appendChild(v);
-    });
+      showEntries(table, name, out);
+    }
   }
+}
+
+function showEntries(table, name, out) {
+  const row = table.insertRow();
+  row.insertCell().textContent = name.replaceAll("_", " ");
+  row.cells[0].className = "name";
+  const cell = row.insertCell();
+  out.forEach(([keys, value], i) => {
+    if (i) cell.append("; ");
+    if (keys) {
+      const k = document.createElement("span");
+      k.className = "key";
+      k.textContent = keys + " ";
+      cell.appendChild(k);
+    }
+    const v = document.createElement("span");
+    v.className = "value";
+    v.textContent = value;
+    cell.appendChild(v);
+  });
 }
 
 function showDecision(view) {
