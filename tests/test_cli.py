@@ -79,7 +79,7 @@ def test_play_aurignac_as_mother_nature_through_a_whole_game():
     assert out.exit_code == 0
     for prompt in (
         "group this herd on one of its areas (§5)",
-        "a Start of Season card against this Tribe (§6.2)",
+        "a Start of Season card against this Tribe (P2) (§6.2)",
         "play a Reaction card (§6.2)",
         "a Gift or Event card (§6.2)",
         "the Season card to play (§6.2)",
