@@ -29,6 +29,8 @@ def label(game: Game, value: Any, t: Type | None = None) -> str:
         return "(" + ", ".join(label(game, v, t.elem) for v in value) + ")"
     if value is None:
         return "nobody" if t == PLAYER else "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, str) and _WORD.match(value):
         title = game.rows[value].get("title") if value in game.rows else None
         if not title or title == value:  # an enum value, a row without a title, a word
