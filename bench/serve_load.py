@@ -89,7 +89,7 @@ async def _run(url: str, games: int, seed: int) -> tuple[list, list, list, float
         start = time.perf_counter()
         results = await asyncio.wait_for(
             asyncio.gather(
-                *[_game(client, random.Random(seed + i), latencies) for i in range(games)]
+                *[_game(client, random.Random(seed + i), latencies, retries) for i in range(games)]
             ),
             DEADLINE_S,
         )
