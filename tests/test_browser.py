@@ -102,7 +102,7 @@ def _hidden_titles(game, save: bytes, seat: int) -> set[str]:
     seen = {r.get("title") or i for i, r in game.rows.items() if i in shown}
     own = state.observation(seat - 1)["vars"]
     hidden: set[str] = set()
-    for spec in game.vars:
+    for spec in game.shown_vars:  # scratch variables are in no view, hidden or not
         if state.g[spec.slot] == own[spec.name]:
             continue
         for entry in _values(state.g[spec.slot]):

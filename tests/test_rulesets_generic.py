@@ -117,7 +117,7 @@ def hidden_changes(state):
         if spec.visibility == "public":
             continue
         value = state.g[spec.slot]
-        if spec.visibility == "hidden":
+        if spec.visibility in ("hidden", "scratch"):  # scratch: in no observation at all
             other = state.clone()
             other.g[spec.slot] = [_perturb(v) for v in value] if spec.domains else _perturb(value)
             yield spec.name, other, range(state.n)
@@ -175,7 +175,7 @@ def test_hidden_information_never_shows(name):
     if hidden_vars:
         assert checked > 0
     else:
-        assert state.observation(0)["vars"] == {s.name: state.g[s.slot] for s in game.vars}
+        assert state.observation(0)["vars"] == {s.name: state.g[s.slot] for s in game.shown_vars}
 
 
 def test_a_secret_choice_shows_the_others_only_that_it_was_made():
