@@ -125,7 +125,17 @@ def phrase_text(name: str, template: str | None, shown: dict[str, str]) -> str:
     its template with each `{param}` filled, or `name(arguments)` without one."""
     if template is None:
         return f"{name}({', '.join(shown.values())})"
-    return _PLACE.sub(lambda m: shown.get(m.group(1), m.group(0)), template)
+    return fill(template, shown)
+
+
+def fill(text: str, shown: dict[str, str]) -> str:
+    """`text` with each `{name}` place that `shown` names replaced by its words (an effect's
+    template, a `log` line, a prompt); other places stay as written."""
+    return _PLACE.sub(lambda m: shown.get(m.group(1), m.group(0)), text)
+
+
+def has_places(text: str) -> bool:
+    return _PLACE.search(text) is not None
 
 
 _PLACE = re.compile(r"{([^{}]*)}")

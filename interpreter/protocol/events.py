@@ -10,10 +10,9 @@ observations before and after, so a face-down card stays face down.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from interpreter.core.game import Game
+from interpreter.core.game import Game, fill, has_places
 from interpreter.protocol.labels import filled, label, option_label, seat
 from interpreter.protocol.observe import wire
 
@@ -63,12 +62,9 @@ def log_line(game: Game, text: str, names, values, types) -> str:
     """A `log` line in words: its text with each `{name}` place filled with that value's
     label; a text without places is followed by all its values."""
     shown = {n: label(game, v, t) for n, v, t in zip(names, values, types)}
-    if _PLACE.search(text):
-        return _PLACE.sub(lambda m: shown.get(m.group(1), m.group(0)), text)
+    if has_places(text):
+        return fill(text, shown)
     return " ".join([text, *shown.values()])
-
-
-_PLACE = re.compile(r"{([^{}]*)}")
 
 
 def changes(before: dict, after: dict) -> dict:

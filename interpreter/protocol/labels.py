@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from dsl.semantics.types import PLAYER, ListOf, Type
-from interpreter.core.game import ChooseSite, Game
+from interpreter.core.game import ChooseSite, Game, fill
 
 
 def seat(player: int) -> str:
@@ -116,7 +116,4 @@ def filled(game: Game, site: ChooseSite, values: tuple) -> str:
         name: text(game, value, label(game, value, t))
         for (name, _slot, t), value in zip(site.places, values)
     }
-    return _PLACE.sub(lambda m: shown.get(m.group(1), m.group(0)), site.prompt)
-
-
-_PLACE = re.compile(r"{([^{}]*)}")
+    return fill(site.prompt, shown)

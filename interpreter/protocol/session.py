@@ -18,9 +18,9 @@ from typing import Any
 import orjson
 
 from dsl.errors import IllegalMove, KnapperError, SaveFileError, Span, diag
-from interpreter.core import rng
+from interpreter.api import new_game
 from interpreter.core.game import Game
-from interpreter.core.state import run, start
+from interpreter.core.state import run
 from interpreter.protocol.events import EVERYONE, changes, from_trace
 from interpreter.protocol.labels import option_labels, prompt, text
 from interpreter.protocol.observe import observe, schema, wire
@@ -48,22 +48,19 @@ class ProtocolError(KnapperError):
 
 class Session:
     def __init__(self, game: Game, players: int | None = None, seed: int = 0):
-        n = players if players is not None else game.players[0]
-        lo, hi = game.players
-        if not lo <= n <= hi:
-            allowed = lo if lo == hi else f"{lo} to {hi}"
-            raise self._error(
-                "K503", f"{game.name} is played by {allowed} players, not {n}", "players", game
-            )
+        try:  # the setup waits until the trace that makes the first events is kept
+            state = new_game(game, players=players, seed=seed, run_now=False)
+        except KnapperError as err:  # K503: a number of players the ruleset does not allow
+            raise ProtocolError(err.diagnostics[0], err.sources, field="players") from None
         self.game = game
         self.seed = seed
         self.moves: list[Any] = []  # the options taken, as the engine holds them
         self.movers: list[int] = []  # who took each (the engine's player)
         self._events: list[tuple[int, Any, dict, dict | None]] = []  # (seq, to, event, others)
         self._before: list[tuple[int, int]] = []  # per move: (rng, dice left) before it
-        self.state = start(game, n, rng.seed_state(seed), run_now=False)
+        self.state = state
         self.state.trace = []
-        self._seen = [self._observe(p) for p in self._viewers()]
+        self._seen = [observe(self.state, p) for p in self._viewers()]
         run(self.state)
         self._record()
 
@@ -204,7 +201,7 @@ class Session:
         entries = list(self.state.trace or ())
         self.state.trace = []
         found = [(to, event, others) for to, event, others in from_trace(self.game, entries)]
-        seen = [self._observe(p) for p in self._viewers()]
+        seen = [observe(self.state, p) for p in self._viewers()]
         for p, (old, new) in zip(self._viewers(), zip(self._seen, seen)):
             changed = changes(old, new)
             if changed:
@@ -219,9 +216,6 @@ class Session:
     def _viewers(self) -> list[int | None]:
         """Every player, and the spectator (None)."""
         return [*range(self.state.n), None]
-
-    def _observe(self, player: int | None) -> dict[str, Any]:
-        return observe(self.state, player)
 
     # ------------------------------------------------------------------ undo
     def can_undo(self, seat: int) -> bool:
@@ -340,13 +334,9 @@ class Session:
             )
         return seat - 1
 
-    def _error(
-        self, code: str, message: str, field: str, game: Game | None = None, hint: str | None = None
-    ) -> ProtocolError:
-        game = game or self.game
-        return ProtocolError(
-            diag(code, message, Span(game.name, 0, 0, 0, 0), hint=hint), field=field
-        )
+    def _error(self, code: str, message: str, field: str, hint: str | None = None) -> ProtocolError:
+        span = Span(self.game.name, 0, 0, 0, 0)
+        return ProtocolError(diag(code, message, span, hint=hint), field=field)
 
 
 def wire_of(session: Session, option: Any) -> Any:
