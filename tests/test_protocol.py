@@ -294,28 +294,42 @@ def test_a_declared_view_groups_what_a_seat_sees_and_scratch_is_never_shown():
     assert "marker" not in session.schema()["vars"]
     assert session.state.observation(0)["vars"].keys() == {"score", "turn"}
     assert session.schema()["groups"] == [
-        {"title": "Scores", "vars": ["score"]},
-        {"title": "Clock", "vars": ["turn"]},
+        {"title": "Scores", "vars": ["score"], "of": "all"},
+        {"title": "Clock", "vars": ["turn"], "of": "all"},
     ]
     assert session.state.get("marker") == 7  # the rules still keep it
 
 
 @pytest.mark.parametrize(
-    ("change", "message"),
+    ("group", "written", "message"),
     [
-        ('"Clock": turn', "the view names 'turnn', which is no variable"),
-        ('"Scores": score', "the view names 'marker', which is scratch"),
+        ('"Clock": turn', '"Clock": turnn', "the view names 'turnn', which is no variable"),
+        ('"Scores": score', '"Scores": score, marker', "the view names 'marker', which is scratch"),
+        ('"Clock": turn', '"Clock" own: turn', "names 'turn', which is not kept per player"),
+        ('"Clock": turn', '"Clock" others: score', "the view names 'score' twice"),
     ],
 )
-def test_a_view_names_only_variables_a_seat_may_see(change, message):
+def test_a_view_names_only_variables_a_seat_may_see(group, written, message):
     from dsl.errors import CheckProblem
     from dsl.pipeline import compile_text
 
-    broken = {
-        '"Clock": turn': _VIEWED.replace('"Clock": turn', '"Clock": turnn'),
-        '"Scores": score': _VIEWED.replace('"Scores": score', '"Scores": score, marker'),
-    }[change]
     with pytest.raises(CheckProblem) as caught:
-        compile_text(broken, "viewed.knap")
+        compile_text(_VIEWED.replace(group, written), "viewed.knap")
     assert [d.code for d in caught.value.diagnostics] == ["K248"]
     assert message in caught.value.diagnostics[0].message
+
+
+def test_a_view_shows_a_seat_his_own_entries_apart_from_the_others():
+    from dsl.pipeline import compile_text
+    from interpreter.frontends.play import _view_lines
+
+    split = _VIEWED.replace('"Scores": score', '"Yours" own: score\n  "Theirs" others: score')
+    game = compile_text(split, "viewed.knap")
+    session = Session(game, seed=0, players=2)
+    assert session.schema()["groups"][:2] == [
+        {"title": "Yours", "vars": ["score"], "of": "own"},
+        {"title": "Theirs", "vars": ["score"], "of": "others"},
+    ]
+    session.state.set("score", 1, 5)
+    assert _view_lines(session.state, 0) == [("Yours", "  score: 1"), ("Theirs", "  score: P2 5")]
+    assert _view_lines(session.state, 1) == [("Yours", "  score: 5"), ("Theirs", "  score: P1 1")]

@@ -238,7 +238,12 @@ DECLARATION_STRATEGIES = {
     ast.View: st.builds(
         ast.View,
         st.lists(
-            st.tuples(TEXT, st.lists(NAMES, min_size=1, max_size=3).map(tuple)),
+            st.builds(
+                ast.ViewGroup,
+                TEXT,
+                st.lists(NAMES, min_size=1, max_size=3).map(tuple),
+                st.sampled_from(["all", "own", "others"]),
+            ),
             min_size=1,
             max_size=3,
         ).map(tuple),

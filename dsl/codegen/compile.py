@@ -229,7 +229,9 @@ class Compiler:
             procs=tuple(infos),
             main=0,
             sites=name_sites(lower.sites),
-            views=view.groups if (view := self.program.one(ast.View)) is not None else (),
+            views=tuple((g.title, g.names, g.whose) for g in view.groups)
+            if (view := self.program.one(ast.View)) is not None
+            else (),
             rows=sym.rows,
             tables={name: tuple(ids) for name, ids in sym.table_rows.items()},
             adjacency={k: tuple(v) for k, v in sym.adjacency.items()},
@@ -283,7 +285,7 @@ class Compiler:
         init = (lambda st: [one(st) for _ in range(size)]) if domains else one
         kind = type(decl).__name__.lower()
         keys = self.sym.keys_of(decl)
-        by_player = bool(keys) and isinstance(keys[0], ast.KeyName) and keys[0].name == "player"
+        by_player = ast.by_player(keys)
         return VarSpec(
             decl.name,
             slot,

@@ -876,6 +876,11 @@ class Var(Node):
     span: Span = _span()
 
 
+def by_player(keys: tuple[Key, ...]) -> bool:
+    """Whether state with these keys is kept per player (`var x[player, ...]`)."""
+    return bool(keys) and isinstance(keys[0], KeyName) and keys[0].name == "player"
+
+
 @attrs.frozen
 class Zone(Node):
     children = ("keys", "elem")
@@ -1019,12 +1024,22 @@ class Invariant(Node):
 
 
 @attrs.frozen
-class View(Node):
-    """`view { "Title": a, b  "Other": c }`: what a seat's view shows, as groups of
-    variables with their titles, in order. Front-ends show the groups; variables in none
-    follow them. A singleton: a variant may `replace view { ... }`."""
+class ViewGroup:
+    """One titled group of a `view`: its variables, and whose entries it shows — `all`, the
+    viewing seat's `own` (of variables keyed by player first), or the `others`'."""
 
-    groups: tuple[tuple[str, tuple[str, ...]], ...]
+    title: str
+    names: tuple[str, ...]
+    whose: str = "all"
+
+
+@attrs.frozen
+class View(Node):
+    """`view { "Title": a, b  "Yours" own: c  "Theirs" others: c }`: what a seat's view
+    shows, as groups of variables with their titles, in order. Front-ends show the groups;
+    variables in none follow them. A singleton: a variant may `replace view { ... }`."""
+
+    groups: tuple[ViewGroup, ...]
     span: Span = _span()
 
 

@@ -62,6 +62,7 @@ TERMINAL_WORDS: dict[str, str] = {
     "ADD_OP": "an operator (`+`, `-`)",
     "MUL_OP": "an operator (`*`, `//`, `%`)",
     "NOT_OFFERED": "`not offered`",
+    "VIEW_WHOSE": "whose entries a view group shows (`own`, `others`)",
 }
 
 # After a name, a bracket continues it: `f(…)` calls, `a[…]` indexes.

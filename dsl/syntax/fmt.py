@@ -236,7 +236,10 @@ class _Declarations(Visitor):
 
     @on(ast.View)
     def d_View(self, d: ast.View, comments) -> str:
-        groups = [f"  {string(title)}: {', '.join(names)}" for title, names in d.groups]
+        groups = [
+            f"  {string(g.title)}{'' if g.whose == 'all' else ' ' + g.whose}: {', '.join(g.names)}"
+            for g in d.groups
+        ]
         return "view {\n" + "\n".join(groups) + "\n}"
 
     @on(ast.Param)

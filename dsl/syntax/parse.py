@@ -365,7 +365,7 @@ class _Builder(Transformer):
         return ast.View(tuple(ch), span=self._span(meta))
 
     def view_group(self, meta, ch):
-        return (_unquote(ch[0]), tuple(str(n) for n in ch[1:]))
+        return ast.ViewGroup(_unquote(ch[0]), tuple(str(n) for n in ch[2:]), str(ch[1] or "all"))
 
     def fn_decl(self, meta, ch):
         return ast.Fn(

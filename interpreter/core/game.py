@@ -176,7 +176,7 @@ class Game:
     # the slot of the engine's zone of what each player was shown (`reveal`), if any
     known_slot: int | None = attrs.field(default=None, eq=False, repr=False)
     # `view`: the groups of variables a front-end shows, each a title and names, in order
-    views: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    views: tuple[tuple[str, tuple[str, ...], str], ...] = ()  # (title, names, whose)
 
     @property
     def shown_vars(self) -> tuple[VarSpec, ...]:

@@ -21,7 +21,7 @@ from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
 from interpreter.protocol.events import EVERYONE, from_trace
 from interpreter.protocol.labels import label, option_labels, prompt, seat, text
-from interpreter.protocol.observe import groups
+from interpreter.protocol.observe import groups, shows
 from interpreter.save import dump_state, load_state
 
 WIDTH = 160  # a variable's line is cut here: the screen is a summary, `v` shows all
@@ -214,14 +214,14 @@ def _view_lines(state, player: int) -> list[tuple[str, str]]:
     out = []
     for group in groups(game):
         for name in group["vars"]:
-            line = _var_line(game, specs[name], view[name])
+            line = _var_line(game, specs[name], view[name], group["of"], player)
             if line is not None:
                 out.append((group["title"], line))
     return out
 
 
-def _var_line(game, spec, value) -> str | None:
-    """A variable's line, or None when it holds nothing."""
+def _var_line(game, spec, value, whose: str, player: int) -> str | None:
+    """A variable's line, or None when it holds nothing (of the entries `whose` selects)."""
     if not spec.domains:
         if _empty(value):
             return None
@@ -231,10 +231,14 @@ def _var_line(game, spec, value) -> str | None:
         if _empty(entry):
             continue
         keys = spec.keys_of(i)
+        if spec.by_player and not shows(whose, player, keys[0]):
+            continue
         names = [
             seat(k) if kind == "player" else label(game, k) for kind, k in zip(spec.key_kinds, keys)
         ]
-        entries.append(f"{'/'.join(names)} {_shown(game, entry, spec.type)}")
+        if whose == "own" and spec.by_player:
+            names = names[1:]  # the seat's own entries: his seat goes without saying
+        entries.append(" ".join([*filter(None, ["/".join(names)]), _shown(game, entry, spec.type)]))
     if not entries:
         return None
     return _cut(f"  {spec.name}: {'; '.join(entries)}")

@@ -89,13 +89,22 @@ def schema(game: Game, players: int) -> dict[str, Any]:
 
 def groups(game: Game) -> list[dict[str, Any]]:
     """The view's groups in order (`view`), then one of the variables no group names; without
-    a `view`, one group of every variable."""
-    named = [{"title": title, "vars": list(names)} for title, names in game.views]
-    listed = {n for _title, names in game.views for n in names}
+    a `view`, one group of every variable. Each says whose entries it shows (`of`): `all`,
+    the viewing seat's `own`, or the `others'` (variables keyed by player first)."""
+    named = [{"title": t, "vars": list(names), "of": whose} for t, names, whose in game.views]
+    listed = {n for _title, names, _whose in game.views for n in names}
     rest = [s.name for s in game.shown_vars if s.name not in listed and not s.name.startswith("$")]
     if rest:
-        named.append({"title": "Other" if named else "Everything", "vars": rest})
+        named.append({"title": "Other" if named else "Everything", "vars": rest, "of": "all"})
     return named
+
+
+def shows(whose: str, seat: int | None, player: int) -> bool:
+    """Whether a group showing `whose` entries shows `player`'s to `seat` (None: a spectator,
+    who has no `own`)."""
+    if whose == "own":
+        return player == seat
+    return whose == "all" or player != seat
 
 
 def _vars(game: Game, players: int) -> dict[str, Any]:

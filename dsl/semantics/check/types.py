@@ -167,10 +167,12 @@ class TypeChecker(Calls, Visitor):
 
     @on(ast.View)
     def d_View(self, d: ast.View) -> None:
-        """A view shows state: each name is a variable, zone or pool a seat may see (K248)."""
-        seen: set[str] = set()
-        for _title, names in d.groups:
-            for name in names:
+        """A view shows state: each name is a variable, zone or pool a seat may see, once in
+        the groups of everyone's entries, once among `own` and once among `others`; those two
+        show entries by seat, so they name only what is keyed by player first (K248)."""
+        seen: set[tuple[str, str]] = set()
+        for group in d.groups:
+            for name in group.names:
                 decl = self.sym.decls.get(name)
                 if not isinstance(decl, (ast.Var, ast.Zone, ast.Pool)):
                     self.error(
@@ -179,11 +181,26 @@ class TypeChecker(Calls, Visitor):
                         d.span,
                         hint=did_you_mean(name, [s.name for s in self.sym.state_decls]),
                     )
-                elif decl.visibility == "scratch":
+                    continue
+                if decl.visibility == "scratch":
                     self.error("K248", f"the view names {name!r}, which is scratch", d.span)
-                elif name in seen:
+                elif group.whose != "all" and not ast.by_player(self.sym.keys_of(decl)):
+                    self.error(
+                        "K248",
+                        f"the view's {group.whose!r} group {group.title!r} names {name!r}, "
+                        "which is not kept per player",
+                        d.span,
+                        hint="`own` and `others` show entries by seat: name variables keyed "
+                        "by player first",
+                    )
+                clash = {
+                    "all": ("all", "own", "others"),
+                    "own": ("all", "own"),
+                    "others": ("all", "others"),
+                }[group.whose]
+                if any((name, w) in seen for w in clash):
                     self.error("K248", f"the view names {name!r} twice", d.span)
-                seen.add(name)
+                seen.add((name, group.whose))
 
     @on(ast.Title, ast.Source, ast.Players, ast.Bound, ast.Map, ast.Note)
     def d_untyped(self, d) -> None:

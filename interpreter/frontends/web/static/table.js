@@ -29,15 +29,26 @@ function empty(value) {
   return value === 0 || value === null || value === false || value === "" || value === "empty";
 }
 
-// Entries of a variable as [keys, value]: its keys' labels (from the schema), its value in words.
-function entries(spec, value, depth, path, out) {
+// Whether a group showing `of` entries ("all", "own", "others") shows those of seat `key`.
+function shows(of, seat, key) {
+  if (of === "own") return key === String(seat);
+  return of === "all" || key !== String(seat);
+}
+
+// Entries of a variable as [keys, value]: its keys' labels (from the schema), its value in
+// words. A group of `own` or `others` entries (`of`) keeps only those of its seats, and the
+// seat's own entries go without his seat in their keys.
+function entries(spec, value, depth, path, out, of, seat) {
   if (depth === spec.keys.length) {
     if (!empty(value)) out.push([path.join("/"), words(value)]);
     return;
   }
   const labels = Object.fromEntries(spec.keys[depth].values.map(v => [v.key, v.label]));
+  const bySeat = depth === 0 && spec.keys[0].over === "player";
   for (const [key, inner] of Object.entries(value)) {
-    entries(spec, inner, depth + 1, path.concat([labels[key] || key]), out);
+    if (bySeat && !shows(of, seat, key)) continue;
+    const named = bySeat && of === "own" ? path : path.concat([labels[key] || key]);
+    entries(spec, inner, depth + 1, named, out, of, seat);
   }
 }
 
@@ -50,7 +61,7 @@ function showView(view) {
     for (const name of group.vars) {
       const spec = schema.vars[name];
       const out = [];
-      entries(spec, view.observation[name], 0, [], out);
+      entries(spec, view.observation[name], 0, [], out, group.of, view.seat);
       if (!out.length) continue;
       if (titled && !headed) {
         const head = table.insertRow().insertCell();
