@@ -221,6 +221,29 @@ def test_a_log_line_is_a_template_with_named_values():
     assert logs[1]["fields"] == {"player": 1, "pot": 3}
 
 
+def test_a_local_begun_as_none_is_typed_by_what_it_is_first_given():
+    from dsl.errors import CheckProblem
+    from dsl.pipeline import compile_text
+
+    text = """ruleset "lead"
+players 3
+round max 2 {
+  let leader = none
+  let nobody = none
+  for p in players { if p == player(2) { leader = p } }
+  log "{leader} leads, {nobody} follows", leader, nobody
+  end game winners [leader]
+}
+"""
+    session = Session(compile_text(text, "lead.knap"), seed=0)
+    logs = [e for e in session.events(1) if e["kind"] == "log"]
+    assert logs[0]["line"] == "P2 leads, none follows"
+    assert logs[0]["fields"] == {"leader": 2, "nobody": None}
+    with pytest.raises(CheckProblem) as caught:  # once typed, the local keeps its type
+        compile_text(text.replace("leader = p }", "leader = p\n leader = 3 }"), "lead.knap")
+    assert [d.code for d in caught.value.diagnostics] == ["K204"]
+
+
 def test_a_template_may_not_name_a_value_the_line_does_not_log():
     from dsl.errors import CheckProblem
     from dsl.pipeline import compile_text

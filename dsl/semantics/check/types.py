@@ -494,7 +494,9 @@ class TypeChecker(Calls, Visitor):
         target, op, value = s.target, s.op, s.value
         t = self.target(target, scope)
         v = self.expr(value, scope)
-        if op == "=":
+        if op == "=" and t == NONE and not target.indices and target.name in scope:
+            scope[target.name] = v  # `let x = none`: x holds what is first given it, or none
+        elif op == "=":
             self.expect(v, t, value.span, f"the value assigned to {target.name!r}")
         elif not isinstance(t, ListOf):
             self.expect(t, INT, target.span, f"{target.name!r} (with {op})")
