@@ -14,6 +14,7 @@ import pytest
 from dsl.semantics.resolve import bundled_names
 from dsl.syntax.fmt import cite as format_cite
 from interpreter.api import load, new_game
+from interpreter.protocol.labels import prompt
 
 GOLDEN = Path(__file__).resolve().parent / "playthroughs"
 SEED = 1
@@ -35,7 +36,8 @@ def playthrough(name: str) -> str:
         shown = ", ".join(game.describe(o) for o in decision.options)
         if len(shown) > 160:
             shown = shown[:157] + "..."
-        lines.append(f"{state.decisions + 1}. P{decision.player + 1} {decision.prompt}{cite}")
+        asked = prompt(state, game.sites[decision.site])  # its places filled
+        lines.append(f"{state.decisions + 1}. P{decision.player + 1} {asked}{cite}")
         lines.append(f"   options: {shown}")
         lines.append(f"   chose: {game.describe(option)}")
         state.apply(option)

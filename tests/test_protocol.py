@@ -264,7 +264,7 @@ table prizes: prize {
 round max 2 {
   let cup = gold
   for p in players {
-    let f = choose p from [apple, pear] as "{p}, a fruit for {cup}?"
+    let f = choose p from [apple, pear] as "{p}, a fruit for {cup} ({cup.points} points)?"
   }
   end game winners [player(1)]
 }
@@ -275,10 +275,10 @@ def test_a_prompt_names_the_locals_it_is_about():
     from dsl.pipeline import compile_text
 
     session = Session(compile_text(_ASKED, "asked.knap"), seed=0)
-    assert session.view(1)["decision"]["prompt"] == "P1, a fruit for Gold Cup: points 5?"
+    assert session.view(1)["decision"]["prompt"] == "P1, a fruit for Gold Cup (5 points)?"
     session.move(1, "apple", 0)
     event = next(e for e in session.events(2) if e["kind"] == "decision")
-    assert event["prompt"] == "P1, a fruit for Gold Cup: points 5?"
+    assert event["prompt"] == "P1, a fruit for Gold Cup (5 points)?"
     assert session.view(2)["decision"]["prompt"].startswith("P2, a fruit")
 
 
@@ -290,6 +290,9 @@ def test_a_prompt_may_name_only_locals_known_there():
         compile_text(_ASKED.replace("{cup}", "{cap}"), "asked.knap")
     assert [d.code for d in caught.value.diagnostics] == ["K247"]
     assert "did you mean 'cup'" in caught.value.diagnostics[0].hint
+    with pytest.raises(CheckProblem) as caught:
+        compile_text(_ASKED.replace("{cup.points}", "{cup.pionts}"), "asked.knap")
+    assert [d.code for d in caught.value.diagnostics] == ["K205"]
 
 
 _VIEWED = """ruleset "viewed"

@@ -549,7 +549,7 @@ class Lowerer(Visitor):
     def _places(self, s, scope: Scope) -> tuple[tuple[str, int, object], ...]:
         """The locals a decision's prompt names, with their slots and types (checked: K247)."""
         types = self.ex.typing.places.get(id(s), {})
-        return tuple((name, scope.slot(name), t) for name, t in types.items())
+        return tuple((name, scope.slot(name.partition(".")[0]), t) for name, t in types.items())
 
     def _sites(
         self, s: ast.Agree | ast.Negotiate, prompts: dict[str, str], scope: Scope

@@ -109,11 +109,14 @@ def prompt(state, site: ChooseSite) -> str:
 
 def filled(game: Game, site: ChooseSite, values: tuple) -> str:
     """A decision's prompt with its places filled by `values` (in the order of
-    `site.places`): each local's label, and for a card (any row) what it prints."""
+    `site.places`): each `{local}` with its label, each `{local.field}` with the label of
+    what the row that local holds prints in that field."""
     if not site.places:
         return site.prompt
-    shown = {
-        name: text(game, value, label(game, value, t))
-        for (name, _slot, t), value in zip(site.places, values)
-    }
+    shown = {}
+    for (name, _slot, t), value in zip(site.places, values):
+        field = name.partition(".")[2]
+        if field:
+            value = game.rows[value].get(field) if value in game.rows else None
+        shown[name] = label(game, value, t)
     return fill(site.prompt, shown)

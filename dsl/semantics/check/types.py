@@ -592,10 +592,14 @@ class TypeChecker(Calls, Visitor):
         self.block(s.body, scope)
 
     def prompt_places(self, s: ast.Choose | ast.Agree | ast.Negotiate, scope: dict) -> None:
-        """Each `{name}` of a decision's prompt names a local known there (K247)."""
+        """Each `{name}` of a decision's prompt names a local known there, and each
+        `{name.field}` a field of the row such a local holds (K247)."""
         found = {}
         for place in ast.places(s.prompt or ""):
-            if place in scope:
+            local, _, field = place.partition(".")
+            if local in scope and field:
+                found[place] = self.field(scope[local], field, s.span)
+            elif place in scope:
                 found[place] = scope[place]
             else:
                 self.error(
