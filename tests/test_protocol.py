@@ -12,8 +12,9 @@ import orjson
 import pytest
 from referencing import Registry, Resource
 
-from conftest import ALL_RULESETS
+from conftest import ALL_RULESETS, FIXTURES
 from dsl.errors import SaveFileError
+from dsl.pipeline import compile_path
 from interpreter.api import load
 from interpreter.protocol import SCHEMAS, ProtocolError, Session, schema_of
 
@@ -152,6 +153,23 @@ def test_undo_takes_back_only_a_move_that_revealed_nothing():
     with pytest.raises(ProtocolError) as caught:
         pig.undo(1)
     assert caught.value.code == "K510"
+
+
+def test_moves_show_each_seat_what_he_saw_of_a_card_and_no_more():
+    session = Session(compile_path(FIXTURES / "high-card.knap"), players=2, seed=3)
+    dealt = [e for e in session.events(1) if e["kind"] == "move" and e["to"]["zone"] == "hand"]
+    mine = [e for e in dealt if e["to"]["keys"] == ["1"]]
+    assert [e["card"] for e in mine] == session.view(1)["observation"]["hand"]["1"]
+    theirs = [e for e in dealt if e["to"]["keys"] == ["2"]]
+    assert len(theirs) == 2 and all(e["card"] is None for e in theirs)  # face down to seat 1
+    card = session.view(1)["decision"]["options"][0]["value"]
+    session.move(1, card, session.view(1)["version"])
+    played = {"zone": "played", "keys": ["1"]}
+    (own,) = [e for e in session.events(1) if e["kind"] == "move" and e["to"] == played]
+    (seen,) = [e for e in session.events(2) if e["kind"] == "move" and e["to"] == played]
+    assert own["card"] == seen["card"] == card
+    assert "revealed" not in own  # seat 1 saw it in his hand
+    assert seen["revealed"] and seen["from"] == {"zone": "hand", "keys": ["1"]}
 
 
 def test_a_secret_choice_shows_the_others_only_that_it_was_made():

@@ -23,6 +23,7 @@ from interpreter.core.game import Game
 from interpreter.core.state import run
 from interpreter.protocol.events import EVERYONE, changes, from_trace
 from interpreter.protocol.labels import option_labels, prompt, text
+from interpreter.protocol.moves import moves
 from interpreter.protocol.observe import observe, schema, wire
 
 SPECTATOR = "spectator"  # an event's `to` for what the spectators' view shows
@@ -206,6 +207,7 @@ class Session:
             changed = changes(old, new)
             if changed:
                 to = SPECTATOR if p is None else p
+                found += [(to, move, None) for move in moves(self.game, old, new)]
                 found.append((to, {"kind": "view", "changed": changed}, None))
         self._seen = seen
         seq = self._events[-1][0] if self._events else 0

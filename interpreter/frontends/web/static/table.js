@@ -138,9 +138,21 @@ function logLine(event) {
         (event.secret ? "(a secret choice)" : (event.kind === "forced" ? "the only option, " : "") + event.label);
     case "die": return `rolled ${event.value} (d${event.sides})`;
     case "view": return null;
+    case "move":
+      return `${event.label}: ${where(event.from)} → ${where(event.to)}` +
+        (event.revealed ? " (revealed)" : "");
     case "undo": return `P${event.seat} took back a move`;
     default: return event.line;
   }
+}
+
+// A place of a move in words: the zone and the labels of its keys (the schema's).
+function where(place) {
+  if (place === null) return "out of view";
+  const keys = schema.vars[place.zone].keys;
+  const named = place.keys.map((key, i) =>
+    (keys[i].values.find(v => v.key === key) || {label: key}).label);
+  return place.zone.replaceAll("_", " ") + (named.length ? ` (${named.join(", ")})` : "");
 }
 
 function showEvents(view) {
