@@ -51,8 +51,7 @@ def moves(game: Game, before: dict[str, Any], after: dict[str, Any]) -> list[dic
     for frm, card in gone:
         out.append(_event(game, card, frm, hid.pop(0) if hid else None))
     for i in range(max(len(unhid), len(hid))):  # unseen cards, paired in order
-        frm, to = (unhid[i] if i < len(unhid) else None), (hid[i] if i < len(hid) else None)
-        out.append(_event(game, None, frm, to))
+        out.append(_event(game, None, _nth(unhid, i), _nth(hid, i)))
     return out
 
 
@@ -80,6 +79,10 @@ def _contents(value: Any) -> tuple[Counter, int]:
         return Counter(), 0
     shown = Counter(_hashable(v) for v in value if v is not None and not isinstance(v, dict))
     return shown, sum(1 for v in value if isinstance(v, dict))
+
+
+def _nth(places: list[Place], i: int) -> Place | None:
+    return places[i] if i < len(places) else None
 
 
 def _hashable(card: Any) -> Any:
