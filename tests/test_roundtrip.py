@@ -224,6 +224,13 @@ fields = st.builds(ast.Field, NAMES, types, default=st.none() | exprs)
 map_nodes = st.builds(ast.MapNode, NAMES, st.none() | TEXT, CITES)
 map_edges = st.builds(ast.MapEdge, NAMES, st.lists(NAMES, min_size=1, max_size=3).map(tuple), CITES)
 
+view_groups = st.builds(
+    ast.ViewGroup,
+    TEXT,
+    st.lists(NAMES, min_size=1, max_size=3).map(tuple),
+    st.sampled_from(["all", "own", "others"]),
+)
+
 DECLARATION_STRATEGIES = {
     ast.Import: st.builds(ast.Import, TEXT),
     ast.Title: st.builds(ast.Title, TEXT),
@@ -235,19 +242,7 @@ DECLARATION_STRATEGIES = {
         CITES,
     ),
     ast.Bound: st.builds(ast.Bound, INTS, CITES),
-    ast.View: st.builds(
-        ast.View,
-        st.lists(
-            st.builds(
-                ast.ViewGroup,
-                TEXT,
-                st.lists(NAMES, min_size=1, max_size=3).map(tuple),
-                st.sampled_from(["all", "own", "others"]),
-            ),
-            min_size=1,
-            max_size=3,
-        ).map(tuple),
-    ),
+    ast.View: st.builds(ast.View, st.lists(view_groups, min_size=1, max_size=3).map(tuple)),
     ast.Param: st.builds(ast.Param, NAMES, types, exprs, CITES),
     ast.Enum: st.lists(NAMES, min_size=1, max_size=4, unique=True).flatmap(
         lambda values: st.builds(
@@ -456,6 +451,7 @@ PART_STRATEGIES = {
     ast.Field: fields,
     ast.Row: rows,
     ast.MapNode: map_nodes,
+    ast.ViewGroup: view_groups,
     ast.MapEdge: map_edges,
     ast.ParamDecl: st.builds(ast.ParamDecl, NAMES, types),
     ast.MatchArm: st.builds(ast.MatchArm, NAMES, st.lists(NAMES, max_size=2).map(tuple), blocks),
@@ -517,6 +513,7 @@ _AROUND = {
     ast.Field: lambda n: ast.Record("record", "r", (n,), None),
     ast.Row: lambda n: ast.Table("t", "r", None, (n,), None),
     ast.MapNode: lambda n: ast.Map("m", (n,), None),
+    ast.ViewGroup: lambda n: ast.View((n,)),
     ast.MapEdge: lambda n: ast.Map("m", (n,), None),
     ast.ParamDecl: lambda n: ast.Fn("f", (n,), None, ast.IntLit(0), None),
     ast.MatchArm: lambda n: ast.Match(ast.IntLit(0), (n,), None),

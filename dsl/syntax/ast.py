@@ -1024,13 +1024,14 @@ class Invariant(Node):
 
 
 @attrs.frozen
-class ViewGroup:
+class ViewGroup(Node):
     """One titled group of a `view`: its variables, and whose entries it shows — `all`, the
     viewing seat's `own` (of variables keyed by player first), or the `others`'."""
 
     title: str
     names: tuple[str, ...]
     whose: str = "all"
+    span: Span = _span()
 
 
 @attrs.frozen
@@ -1038,6 +1039,8 @@ class View(Node):
     """`view { "Title": a, b  "Yours" own: c  "Theirs" others: c }`: what a seat's view
     shows, as groups of variables with their titles, in order. Front-ends show the groups;
     variables in none follow them. A singleton: a variant may `replace view { ... }`."""
+
+    children = ("groups",)
 
     groups: tuple[ViewGroup, ...]
     span: Span = _span()

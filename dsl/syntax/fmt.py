@@ -236,11 +236,7 @@ class _Declarations(Visitor):
 
     @on(ast.View)
     def d_View(self, d: ast.View, comments) -> str:
-        groups = [
-            f"  {string(g.title)}{'' if g.whose == 'all' else ' ' + g.whose}: {', '.join(g.names)}"
-            for g in d.groups
-        ]
-        return "view {\n" + "\n".join(groups) + "\n}"
+        return "view {\n" + "\n".join("  " + _PARTS.visit(g) for g in d.groups) + "\n}"
 
     @on(ast.Param)
     def d_Param(self, d: ast.Param, comments) -> str:
@@ -515,6 +511,11 @@ class _Parts(Visitor):
     def p_Field(self, f: ast.Field) -> str:
         default = f" = {expr(f.default)}" if f.default is not None else ""
         return f"{f.name}: {type_text(f.type)}{default}"
+
+    @on(ast.ViewGroup)
+    def p_ViewGroup(self, g: ast.ViewGroup) -> str:
+        whose = "" if g.whose == "all" else " " + g.whose
+        return f"{string(g.title)}{whose}: {', '.join(g.names)}"
 
     @on(ast.Row)
     def p_Row(self, r: ast.Row, sides: int | None = None) -> str:

@@ -171,6 +171,7 @@ class _Loops(Visitor):
         ast.Players,
         ast.Bound,
         ast.View,
+        ast.ViewGroup,
         ast.Param,
         ast.Enum,
         ast.Record,

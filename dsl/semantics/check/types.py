@@ -59,6 +59,7 @@ class TypeChecker(Calls, Visitor):
     with_parent = elsewhere(
         ast.KwArg,
         ast.Row,
+        ast.ViewGroup,
         ast.MapNode,
         ast.MapEdge,
         ast.ParamDecl,
