@@ -6,6 +6,7 @@ state = new_game(game, players=3, seed=7)
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from dsl.errors import KnapperError, Span, diag
@@ -18,17 +19,34 @@ from interpreter.core.state import State, start
 
 def load(name_or_path: str) -> Game:
     """A bundled ruleset by name, or a `.knap` file: compiled once, then reused until that
-    file or any file it imports or extends changes."""
+    file or any file it imports or extends changes. Threads that load one ruleset at once
+    wait for a single compilation and share its Game."""
     path = find_ruleset(name_or_path)
     if path is None:
         return compile_path(name_or_path)  # reports the unknown name
     key = str(path)
+    game = _fresh(key)
+    if game is not None:
+        return game
+    with _lock_for(key):
+        game = _fresh(key)  # another thread may have compiled it while this one waited
+        if game is None:
+            game = compile_path(key)
+            _cache[key] = (_stamps(game.program.sources), game)
+    return game
+
+
+def _fresh(key: str) -> Game | None:
+    """The cached Game for `key`, if none of its files changed since it was compiled."""
     cached = _cache.get(key)
     if cached is not None and cached[0] == _stamps(cached[1].program.sources):
         return cached[1]
-    game = compile_path(key)
-    _cache[key] = (_stamps(game.program.sources), game)
-    return game
+    return None
+
+
+def _lock_for(key: str) -> threading.Lock:
+    with _locks_guard:
+        return _locks.setdefault(key, threading.Lock())
 
 
 def _stamps(files) -> tuple[int, ...]:
@@ -42,9 +60,11 @@ def _stamps(files) -> tuple[int, ...]:
 
 
 # The one module-level cache kept on purpose (see tests/test_globals.py): a memo of immutable
-# Games, checked against their files' stamps. Threads that miss at once each compile and one
-# result is stored, which changes nothing a caller sees.
+# Games, checked against their files' stamps. A lock per file makes it single-flight: threads
+# that miss at once compile it once, and the others take that Game.
 _cache: dict[str, tuple[tuple[int, ...], Game]] = {}
+_locks: dict[str, threading.Lock] = {}  # one per file ever loaded; never removed
+_locks_guard = threading.Lock()  # held only to find or add a file's lock
 
 
 def new_game(

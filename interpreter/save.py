@@ -14,6 +14,7 @@ code and the place in the file, never a traceback.
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -115,6 +116,18 @@ def _fail(message: str, where: str, path: str, hint: str | None = None) -> SaveF
     return SaveFileError(diag("K701", f"{message} (at {where})", Span(path, 0, 0, 0, 0), hint=hint))
 
 
+def _saved_ruleset(name: str, path: str) -> Game:
+    """The ruleset a save names: bundled, or a file beside the save (K102 elsewhere)."""
+    from dsl.semantics.resolve import find_ruleset
+    from interpreter.api import load
+
+    here, at = Path(path).parent, Span(path, 0, 0, 0, 0)
+    found = find_ruleset(name, here, tree=here, span=at, what="the save's ruleset")
+    if found is None:
+        raise _fail(f"no ruleset named or found at {name!r}", "ruleset", path)
+    return load(str(found))
+
+
 def load_state(data: bytes | str, game: Game | None = None, path: str = "<save>") -> State:
     try:
         raw = orjson.loads(data)
@@ -137,9 +150,7 @@ def load_state(data: bytes | str, game: Game | None = None, path: str = "<save>"
         where = "; ".join(_messages(err))
         raise _fail("the file does not have the shape of a saved game", where, path) from None
     if game is None:
-        from interpreter.api import load
-
-        game = load(env.ruleset)
+        game = _saved_ruleset(env.ruleset, path)
     if env.ruleset != game.name:
         raise _fail(f"the game was saved from {env.ruleset!r}, not {game.name!r}", "ruleset", path)
     if env.fingerprint != game.fingerprint:

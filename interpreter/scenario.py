@@ -79,7 +79,8 @@ def run_file(path: Path, trace: Write | None = None) -> list[ScenarioResult]:
         raise KnapperError(
             diag("K800", 'a scenario file starts with `scenarios for "ruleset"`', file.span)
         )
-    base_path = find_ruleset(file.name, relative_to=path.parent)
+    here = path.parent
+    base_path = find_ruleset(file.name, here, tree=here, span=file.span, what="scenarios for")
     if base_path is None:
         raise KnapperError(
             diag(

@@ -17,9 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Module-level containers that are changed on purpose, each with its reason.
 KEPT = {
-    # `load` reuses a compiled Game (immutable) until one of its files changes; two threads
-    # that miss at once both compile and one result is kept, which changes nothing they see
+    # `load` reuses a compiled Game (immutable) until one of its files changes; a lock per
+    # file (kept in `_locks`, under `_locks_guard`) lets threads that miss at once compile once
     ("interpreter/api.py", "_cache"),
+    ("interpreter/api.py", "_locks"),
 }
 
 _MUTATORS = {

@@ -1,9 +1,9 @@
 """Stage 2: files -> one flat program.
 
-Follows `import` (libraries, inside the ruleset tree only), applies `variant ... extends ...`
-overlays (`set`, `replace`, `add`, `remove`, row edits) and returns a `Program`: every
-declaration by name, in order, with where each came from. Problems are collected as
-diagnostics; `ResolveResult.diagnostics` is empty when all went well.
+Follows `import` (libraries, inside the ruleset tree only: see dsl/semantics/paths.py),
+applies `variant ... extends ...` overlays (`set`, `replace`, `add`, `remove`, row edits)
+and returns a `Program`: every declaration by name, in order, with where each came from.
+Problems are collected as diagnostics; `ResolveResult.diagnostics` is empty when all went well.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import attrs
 
 from dsl.errors import Diagnostic, KnapperError, Note, Span, diag, did_you_mean, read_source
 from dsl.resources import rulesets_root
+from dsl.semantics.paths import confine
 from dsl.syntax import ast
 from dsl.syntax.fmt import params as fmt_params
 from dsl.syntax.parse import parse
@@ -49,6 +50,7 @@ class Program:
 
 @attrs.define
 class _Loader:
+    tree: Path  # the folder of the file asked for: every file it names must lie in it
     sources: dict[str, str] = attrs.Factory(dict)
     diagnostics: list[Diagnostic] = attrs.Factory(list)
     imported: set[str] = attrs.Factory(set)  # libraries already merged, by resolved path
@@ -65,7 +67,7 @@ class _Loader:
 
 
 def resolve_text(text: str, path: str) -> tuple[Program | None, list[Diagnostic], dict[str, str]]:
-    loader = _Loader(sources={path: text})
+    loader = _Loader(Path(path).parent, sources={path: text})
     try:
         file = parse(text, path)
     except KnapperError as err:
@@ -79,7 +81,7 @@ def resolve_with_libraries(
 ) -> tuple[Program | None, list[Diagnostic], dict[str, str]]:
     """The ruleset at `base`, with the libraries `imports` names merged in: files beside
     `beside` (a scenario file, whose helper procedures need not be copied into a variant)."""
-    loader = _Loader()
+    loader = _Loader(beside.parent)
     file = loader.read(base, None)
     program = None if file is None else _resolve_file(file, base, loader, chain=())
     if program is None or not imports:
@@ -88,11 +90,6 @@ def resolve_with_libraries(
     for item in imports:
         _import(item, beside, loader, decls, origin, (str(beside.resolve()),))
     return attrs.evolve(program, decls=decls, origin=origin), loader.diagnostics, loader.sources
-
-
-def _allowed(path: Path, root: Path) -> bool:
-    path = path.resolve()
-    return any(path.is_relative_to(r.resolve()) for r in (root, rulesets_root()))
 
 
 def _resolve_file(
@@ -111,7 +108,11 @@ def _resolve_file(
     origin: dict[str, Span] = {}
     extends: tuple[str, ...] = ()
     if file.kind == "variant":
-        base_path = find_ruleset(file.extends or "", relative_to=path.parent)
+        try:
+            base_path = _named(file.extends or "", path, loader, file.span, "extends")
+        except KnapperError as err:
+            loader.diagnostics += err.diagnostics
+            return None
         if base_path is None or str(base_path) in chain:
             problem = "does not exist" if base_path is None else "extends itself"
             loader.diagnostics.append(
@@ -194,7 +195,11 @@ def _combine(name, file, path, base, decls, origin, overlaid, loader, chain, set
     two combined variants both change is a conflict (K115), unless the combining variant
     changes it too, which settles it."""
     parts: list[tuple[ast.File, Path]] = []
-    at_path = find_ruleset(name, relative_to=path.parent)
+    try:
+        at_path = _named(name, path, loader, file.span, "the combined variant")
+    except KnapperError as err:
+        loader.diagnostics += err.diagnostics
+        return
     while True:
         at = loader.read(at_path, file.span) if at_path is not None else None
         if at_path is None or at is None or at.kind != "variant" or str(at_path) in chain:
@@ -209,7 +214,11 @@ def _combine(name, file, path, base, decls, origin, overlaid, loader, chain, set
             )
             return
         parts.append((at, at_path))
-        at_path = find_ruleset(at.extends or "", relative_to=at_path.parent)
+        try:
+            at_path = _named(at.extends or "", at_path, loader, at.span, "extends")
+        except KnapperError as err:
+            loader.diagnostics += err.diagnostics
+            return
         if at_path is not None and str(at_path.resolve()) in base.lineage:
             break
         if at_path is None or len(parts) > 16:
@@ -339,18 +348,23 @@ def _at(d) -> str:
     return f" at {at}" if at else ""
 
 
+def _named(name: str, path: Path, loader: _Loader, span: Span, what: str) -> Path | None:
+    """The ruleset that the file at `path` names by `name`, confined to the loader's tree."""
+    return find_ruleset(name, relative_to=path.parent, tree=loader.tree, span=span, what=what)
+
+
 def _import(item: ast.Import, path: Path, loader: _Loader, decls, origin, chain) -> None:
-    target = path.parent / item.path
-    if not _allowed(target, path.parent):
-        loader.diagnostics.append(
-            diag(
-                "K102",
-                f"import {item.path!r} leaves the ruleset's folder",
-                item.span,
-                hint="imports may only name files beside the "
-                "ruleset or inside the bundled rulesets",
-            )
+    try:
+        target = confine(
+            item.path,
+            path.parent,
+            loader.tree,
+            item.span,
+            "import",
+            hint="imports may only name files beside the ruleset or inside the bundled rulesets",
         )
+    except KnapperError as err:
+        loader.diagnostics += err.diagnostics
         return
     key = str(target.resolve())
     if key in chain:
@@ -559,11 +573,26 @@ def bundled_names() -> list[str]:
     return sorted(_bundled_index())
 
 
-def find_ruleset(name_or_path: str, relative_to: Path | None = None) -> Path | None:
-    """A bundled ruleset by name, or a path to a `.knap` file."""
+def find_ruleset(
+    name_or_path: str,
+    relative_to: Path | None = None,
+    tree: Path | None = None,
+    span: Span | None = None,
+    what: str = "the ruleset",
+) -> Path | None:
+    """A bundled ruleset by name, or a path to a `.knap` file; None when there is none.
+
+    With `tree`, the name was written inside a file in the folder `relative_to` (a variant's
+    `extends`, a scenario file's header, a save's `ruleset`): a path is taken relative to
+    that folder only, and must lie in `tree` or the bundled rulesets (K102 at `span`)."""
     index = _bundled_index()
     if name_or_path in index:
         return _shown(index[name_or_path])
+    if tree is not None:
+        here = relative_to if relative_to is not None else tree
+        at = span if span is not None else Span(str(here), 0, 0, 0, 0)
+        cand = confine(name_or_path, here, tree, at, what)
+        return cand if cand.suffix == ".knap" and cand.is_file() else None
     candidates = [Path(name_or_path)]
     if relative_to is not None:
         candidates.insert(0, relative_to / name_or_path)

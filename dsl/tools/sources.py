@@ -22,6 +22,9 @@ from pathlib import Path
 
 import attrs
 
+from dsl.errors import Span
+from dsl.semantics.paths import confine
+
 
 @attrs.frozen
 class Section:
@@ -114,10 +117,14 @@ def sources_dir(explicit: str | Path | None = None) -> Path | None:
     return None
 
 
-def locate(name: str, directory: Path | None) -> Path | None:
+def locate(name: str, directory: Path | None, span: Span | None = None) -> Path | None:
+    """The rulebook text a ruleset's `source` names, inside `directory` (K102 at `span` when
+    the name leads out of it); None when there is no such file."""
     if directory is None:
         return None
-    path = directory / name
+    at = span if span is not None else Span(name, 0, 0, 0, 0)
+    hint = "a source names a file inside the rulebook folder (--sources, KNAPPER_SOURCES)"
+    path = confine(name, directory, directory, at, "source", hint=hint, bundled=False)
     return path if path.is_file() else None
 
 

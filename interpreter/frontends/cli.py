@@ -56,6 +56,7 @@ def list_cmd(as_json: bool) -> None:
 
     from dsl.semantics.resolve import bundled_names, find_ruleset
     from interpreter.api import load
+    from interpreter.frontends.shown import literal, plain
 
     rows: list[dict[str, Any]] = []
     for name in bundled_names():
@@ -76,17 +77,16 @@ def list_cmd(as_json: bool) -> None:
             else:
                 lo, hi = row["players"]
                 what, players = row["title"], f"{lo}" if lo == hi else f"{lo}-{hi}"
-            click.echo("\t".join((row["name"], what, players, row["file"])))
+            click.echo("\t".join(plain(x) for x in (row["name"], what, players, row["file"])))
         return
     table = Table("name", "title", "players", "file")
     for row in rows:
+        name, file = literal(row["name"]), literal(row["file"])
         if "error" in row:
-            table.add_row(
-                row["name"], f"[red]does not compile ({row['error']})[/red]", "", row["file"]
-            )
+            table.add_row(name, f"[red]does not compile ({row['error']})[/red]", "", file)
             continue
         lo, hi = row["players"]
-        table.add_row(row["name"], row["title"], f"{lo}" if lo == hi else f"{lo}-{hi}", row["file"])
+        table.add_row(name, literal(row["title"]), f"{lo}" if lo == hi else f"{lo}-{hi}", file)
     Console().print(table)
 
 
@@ -191,7 +191,12 @@ def _base_warnings(program) -> set[tuple | None]:
 
     here = Path(program.lineage[0]).parent
     bases = [Path(p) for p in program.lineage[1:2]]
-    bases += [p for p in (find_ruleset(c, relative_to=here) for c in program.combines) if p]
+    for name in program.combines:
+        try:
+            found = find_ruleset(name, relative_to=here, tree=here)
+        except KnapperError:  # reported when the variant was resolved (K102)
+            continue
+        bases += [found] if found is not None else []
     found: set[tuple | None] = set()
     for base in bases:
         try:
@@ -342,6 +347,8 @@ def _simulate_with_progress(
 ):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    from interpreter.frontends.shown import literal
+
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -350,7 +357,7 @@ def _simulate_with_progress(
         transient=True,
         console=_stderr_console(),
     ) as bar:
-        task = bar.add_task(f"simulating {ruleset}", total=games)
+        task = bar.add_task(f"simulating {literal(ruleset)}", total=games)
         summary, _ = run(
             ruleset,
             games,
@@ -401,8 +408,10 @@ def _print_summary(summary) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from interpreter.frontends.shown import literal
+
     console = Console()
-    console.print(f"{summary.ruleset}: {summary.games} games, {summary.players} players")
+    console.print(f"{literal(summary.ruleset)}: {summary.games} games, {summary.players} players")
     table = Table()
     table.add_column("seat")
     table.add_column("wins", justify="right")

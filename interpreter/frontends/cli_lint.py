@@ -74,7 +74,7 @@ def lint_ruleset(
         notices.append("the ruleset names no source text (`source`): citations are not checked")
     else:
         directory = sources_dir(sources)
-        found = locate(declared.text, directory)
+        found = locate(declared.text, directory, declared.span)
         if found is None:
             where = (
                 f"in {directory}"
