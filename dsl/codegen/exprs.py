@@ -20,6 +20,10 @@ from dsl.syntax.visitor import Visitor, on
 from interpreter.core.runtime import RUNTIME
 
 
+# a roll of more literal dice than this is charged to the work budget (fewer cost nothing)
+_FEW_DICE = 100
+
+
 def steady(expr) -> bool:
     """Can nothing change the list `expr` gives while a loop walks it? True of a list built
     for the occasion and of a row's field (rows are constants), so the loop need not walk a
@@ -257,7 +261,7 @@ class Exprs(Visitor):
         for comp in e.fors:
             iter_src = self.x(comp.iter, inner)
             inner = inner.inner([comp.name])
-            parts.append(f"for v_{comp.name} in {iter_src}")
+            parts.append(f"for v_{comp.name} in _steps(st, {iter_src})")
         cond = f" if {self.x(e.cond, inner)}" if e.cond is not None else ""
         return f"[{self.x(e.expr, inner)} {' '.join(parts)}{cond}]"
 
@@ -275,6 +279,12 @@ class Exprs(Visitor):
 
     @on(ast.BinOp)
     def x_BinOp(self, e: ast.BinOp, scope):
+        # the work budget (interpreter/core/budget.py) sees the two operations whose result
+        # can outgrow their operands many times over: a product, and lists joined
+        if e.op == "*":
+            return f"_mul(st, {self.x(e.left, scope)}, {self.x(e.right, scope)})"
+        if e.op == "+" and may_be_list(self.typing.of(e)):
+            return f"_join(st, {self.x(e.left, scope)}, {self.x(e.right, scope)})"
         return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"
 
     @on(ast.FieldGet)
@@ -344,6 +354,8 @@ class Exprs(Visitor):
     def x_RollDice(self, e: ast.RollDice, scope):
         if e.count == 1:
             return f"_die(st, {e.sides})"
+        if e.count > _FEW_DICE:  # many dice are charged to the work budget as elements
+            return f"_dice(st, {e.count}, {e.sides})"
         return f"[_die(st, {e.sides}) for _ in range({e.count})]"
 
     @on(ast.RollTable)
