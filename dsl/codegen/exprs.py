@@ -19,9 +19,14 @@ from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, on
 from interpreter.core.runtime import RUNTIME
 
-
 # a roll of more literal dice than this is charged to the work budget (fewer cost nothing)
 _FEW_DICE = 100
+
+
+def _small_literal(e) -> bool:
+    """A number written in the rules, of at most 16 bits: a product by it grows by no more
+    than that per step of the budget, so it is not checked (most products are such)."""
+    return isinstance(e, ast.IntLit) and abs(e.value) < 1 << 16
 
 
 def steady(expr) -> bool:
@@ -258,10 +263,14 @@ class Exprs(Visitor):
     def x_Comprehension(self, e: ast.Comprehension, scope):
         parts = []
         inner = scope
-        for comp in e.fors:
+        for n, comp in enumerate(e.fors):
             iter_src = self.x(comp.iter, inner)
             inner = inner.inner([comp.name])
-            parts.append(f"for v_{comp.name} in _steps(st, {iter_src})")
+            # one `for` makes at most one item per item of a list that exists already; the
+            # next ones multiply, so each of their turns is a step of the work budget
+            if n:
+                iter_src = f"_steps(st, {iter_src})"
+            parts.append(f"for v_{comp.name} in {iter_src}")
         cond = f" if {self.x(e.cond, inner)}" if e.cond is not None else ""
         return f"[{self.x(e.expr, inner)} {' '.join(parts)}{cond}]"
 
@@ -281,7 +290,7 @@ class Exprs(Visitor):
     def x_BinOp(self, e: ast.BinOp, scope):
         # the work budget (interpreter/core/budget.py) sees the two operations whose result
         # can outgrow their operands many times over: a product, and lists joined
-        if e.op == "*":
+        if e.op == "*" and not _small_literal(e.left) and not _small_literal(e.right):
             return f"_mul(st, {self.x(e.left, scope)}, {self.x(e.right, scope)})"
         if e.op == "+" and may_be_list(self.typing.of(e)):
             return f"_join(st, {self.x(e.left, scope)}, {self.x(e.right, scope)})"

@@ -358,14 +358,14 @@ class Lowerer(Visitor):
         turns = scope.temp("turns")
         bound = s.max if s.max is not None else 0
         message = self.ex.const(f"the loop ran more than its bound of {bound} times")
-        b.step(f"L[{turns}] = 0", s.span)
+        b.step(f"L[{turns}] = 0\n{_WHILE_START}", s.span)
         test = LoopTest(
             before=(),
             done=f"not ({self.ex.x(s.cond, scope)})",
             after=(
                 f"L[{turns}] += 1",
                 f"if L[{turns}] > {bound}: _fault('K405', {message})",
-                "_turn(st)",
+                _while_turn(bound),
             ),
             exit=b.label(),
             again=NEXT,
@@ -959,10 +959,11 @@ class _Native(Visitor):
         message = self.ex.const(f"the loop ran more than its bound of {bound} times")
         return [
             (f"{turns} = 0", s.span),
+            (_WHILE_START, s.span),
             (f"while {self.ex.x(s.cond, scope)}:", s.cond.span),
             (f"    {turns} += 1", s.span),
             (f"    if {turns} > {bound}: _fault('K405', {message})", s.span),
-            ("    _turn(st)", s.span),
+            ("    " + _while_turn(bound), s.span),
         ] + self.body(s.body, scope)
 
     @on(ast.Simultaneously)
@@ -1021,6 +1022,17 @@ class _Native(Visitor):
 
 
 _LOOPS = (ast.For, ast.Repeat, ast.While, ast.Outcry)
+
+# A `while` loop and the work budget (interpreter/core/budget.py): the budget is checked as
+# the loop starts, and each turn is a step. A loop bounded by at most `_SHORT_WHILE` turns
+# only counts them (a subtraction, no call): it can overrun the budget by no more than its
+# bound before the next check, at the start of a loop or a `fn` call.
+_SHORT_WHILE = 10_000
+_WHILE_START = "if st.left < 0: _out_of_steps(st, 'a loop')"
+
+
+def _while_turn(bound: int) -> str:
+    return "st.left -= 1" if bound <= _SHORT_WHILE else "_turn(st)"
 
 
 def _native_ok(s: ast.Statement, loops: int = 0) -> bool:
