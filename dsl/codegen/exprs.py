@@ -9,6 +9,7 @@ instructions. Every value that is not a plain literal enters the generated code 
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from typing import Any
 
@@ -21,6 +22,10 @@ from interpreter.core.runtime import RUNTIME
 
 # a roll of more literal dice than this is charged to the work budget (fewer cost nothing)
 _FEW_DICE = 100
+
+
+# generated source that only reads a local or an item of one (`L[5][0]`, `v_x`)
+_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[A-Za-z0-9_\[\]]*\])*$")
 
 
 def _small_literal(e) -> bool:
@@ -291,7 +296,10 @@ class Exprs(Visitor):
         # the work budget (interpreter/core/budget.py) sees the two operations whose result
         # can outgrow their operands many times over: a product, and lists joined
         if e.op == "*" and not _small_literal(e.left) and not _small_literal(e.right):
-            return f"_mul(st, {self.x(e.left, scope)}, {self.x(e.right, scope)})"
+            a, b = self.x(e.left, scope), self.x(e.right, scope)
+            if _PLAIN.match(a) and _PLAIN.match(b):  # read twice: no call, no side effect
+                return f"({a} * {b} if -_T < {a} < _T and -_T < {b} < _T else _mul(st, {a}, {b}))"
+            return f"_mul(st, {a}, {b})"
         if e.op == "+" and may_be_list(self.typing.of(e)):
             return f"_join(st, {self.x(e.left, scope)}, {self.x(e.right, scope)})"
         return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"

@@ -32,7 +32,7 @@ class Budget:
 
     steps: int = attrs.field(default=DEFAULT_STEPS, validator=attrs.validators.ge(1))
     elements: int = attrs.field(default=DEFAULT_ELEMENTS, validator=attrs.validators.ge(1))
-    int_bits: int = attrs.field(default=DEFAULT_INT_BITS, validator=attrs.validators.ge(8))
+    int_bits: int = attrs.field(default=DEFAULT_INT_BITS, validator=attrs.validators.ge(128))
 
 
 DEFAULT = Budget()
@@ -117,7 +117,12 @@ def _mul(st, a, b):
     return a * b
 
 
+# Compiled code multiplies two numbers below this size without a call: their product is
+# below 2^128, inside any budget (`int_bits` is at least 128).
+_T = 1 << 64
+
 HELPERS = {
+    "_T": _T,
     "_steps": _steps,
     "_count": _count,
     "_turn": _turn,

@@ -25,7 +25,7 @@ round max 1 {{
 }}
 """
 
-SMALL = Budget(steps=10_000, elements=100_000, int_bits=64)
+SMALL = Budget(steps=10_000, elements=100_000, int_bits=128)
 
 FNS = "fn f0(a: int): int = a\n" + "\n".join(
     f"fn f{i}(a: int): int = f{i - 1}(a) + f{i - 1}(a)" for i in range(1, 41)
