@@ -6,6 +6,8 @@ calls, so one compiled Game serves any number of games.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from dsl.codegen.compile import Compiler
@@ -24,10 +26,11 @@ def load_program(text: str, path: str) -> tuple[Program | None, list[Diagnostic]
 def check_text(text: str, path: str) -> tuple[Checked | None, list[Diagnostic], dict[str, str]]:
     """Parse, resolve and check once: the checked program (when it resolved), every
     diagnostic, sorted (those of resolving too), and the source texts."""
-    program, diagnostics, sources = resolve_text(text, path)
-    if program is None:
-        return None, sorted(diagnostics, key=Diagnostic.sort_key), sources
-    checked = check_program(program)
+    with _within_limits(text, path):
+        program, diagnostics, sources = resolve_text(text, path)
+        if program is None:
+            return None, sorted(diagnostics, key=Diagnostic.sort_key), sources
+        checked = check_program(program)
     found = list(diagnostics) + list(checked.diagnostics)
     return checked, sorted(found, key=Diagnostic.sort_key), sources
 
@@ -37,7 +40,28 @@ def compile_text(text: str, path: str = "<string>") -> Game:
     errors = [d for d in diagnostics if d.severity == "error"]
     if checked is None or errors:
         raise CheckProblem(errors or diagnostics, sources)
-    return Compiler(checked).compile()
+    with _within_limits(text, path):
+        return Compiler(checked).compile()
+
+
+@contextmanager
+def _within_limits(text: str, path: str) -> Iterator[None]:
+    """What the size limits (K250-K259) did not foresee: a file that makes Python run out of
+    memory or stack, or that compiles to more nesting than Python allows, is refused with
+    K260, never a bare exception."""
+    try:
+        yield
+    except (MemoryError, RecursionError, OverflowError, SyntaxError) as err:
+        what = "ran out of memory" if isinstance(err, MemoryError) else "went too deep"
+        raise CheckProblem(
+            diag(
+                "K260",
+                f"the ruleset is too large or too deeply nested to check ({what})",
+                Span(path, 1, 1, 1, 2),
+                hint="split large declarations and deep expressions into smaller named ones",
+            ),
+            {path: text},
+        ) from None
 
 
 def compile_path(name_or_path: str | Path) -> Game:

@@ -13,6 +13,7 @@ from dsl.errors import KnapperError, Span, diag
 from dsl.pipeline import compile_path
 from dsl.semantics.resolve import find_ruleset
 from interpreter.core import rng
+from interpreter.core.budget import Budget
 from interpreter.core.game import Game
 from interpreter.core.state import State, start
 
@@ -73,9 +74,12 @@ def new_game(
     seed: int = 0,
     dice: list[int] | None = None,
     run_now: bool = True,
+    budget: Budget | None = None,
 ) -> State:
     """A new game, its setup already played; with `run_now=False` the setup waits for
-    `interpreter.core.state.run(state)`, so a trace can watch it too."""
+    `interpreter.core.state.run(state)`, so a trace can watch it too. `budget` limits the
+    work of the rules between two decisions (`interpreter.core.budget.Budget`; its
+    defaults by default)."""
     n = players if players is not None else game.players[0]
     lo, hi = game.players
     if not lo <= n <= hi:
@@ -86,4 +90,4 @@ def new_game(
                 Span(game.name, 0, 0, 0, 0),
             )
         )
-    return start(game, n, rng.seed_state(seed), script=dice, run_now=run_now)
+    return start(game, n, rng.seed_state(seed), script=dice, run_now=run_now, budget=budget)

@@ -138,8 +138,16 @@ class Compiler:
             if fn.signature_only:
                 message = self.exprs.const(f"{fn.kind} {fn.name!r} has no rule in this ruleset")
                 body = f"_fault('K417', {message})"
-            self.env[fn_name(fn.name, depth)] = _python(
-                f"lambda st{params}: {body}", self.env, "eval"
+            # a call is a step of the work budget (interpreter/core/budget.py): a chain of
+            # derived values each calling the one before twice is exponential
+            where = self.exprs.const(f"{fn.kind} {fn.name!r}")
+            _python(  # defines the function in self.env
+                f"def {fn_name(fn.name, depth)}(st{params}):\n"
+                "    st.left -= 1\n"
+                f"    if st.left < 0: _out_of_steps(st, {where})\n"
+                f"    return {body}",
+                self.env,
+                "exec",
             )
         # what `holds` tests and `amount` reads, by the tag of a condition's or a measure's
         # value: (state, who, card, *args)

@@ -9,6 +9,7 @@ instructions. Every value that is not a plain literal enters the generated code 
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from typing import Any
 
@@ -18,6 +19,19 @@ from dsl.semantics.types import ANY, Named, Type, Typing, elem, may_be_list, may
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, on
 from interpreter.core.runtime import RUNTIME
+
+# a roll of more literal dice than this is charged to the work budget (fewer cost nothing)
+_FEW_DICE = 100
+
+
+# generated source that only reads a local or an item of one (`L[5][0]`, `v_x`)
+_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[A-Za-z0-9_\[\]]*\])*$")
+
+
+def _small_literal(e) -> bool:
+    """A number written in the rules, of at most 16 bits: a product by it grows by no more
+    than that per step of the budget, so it is not checked (most products are such)."""
+    return isinstance(e, ast.IntLit) and abs(e.value) < 1 << 16
 
 
 def steady(expr) -> bool:
@@ -254,9 +268,13 @@ class Exprs(Visitor):
     def x_Comprehension(self, e: ast.Comprehension, scope):
         parts = []
         inner = scope
-        for comp in e.fors:
+        for n, comp in enumerate(e.fors):
             iter_src = self.x(comp.iter, inner)
             inner = inner.inner([comp.name])
+            # one `for` makes at most one item per item of a list that exists already; the
+            # next ones multiply, so each of their turns is a step of the work budget
+            if n:
+                iter_src = f"_steps(st, {iter_src})"
             parts.append(f"for v_{comp.name} in {iter_src}")
         cond = f" if {self.x(e.cond, inner)}" if e.cond is not None else ""
         return f"[{self.x(e.expr, inner)} {' '.join(parts)}{cond}]"
@@ -275,6 +293,15 @@ class Exprs(Visitor):
 
     @on(ast.BinOp)
     def x_BinOp(self, e: ast.BinOp, scope):
+        # the work budget (interpreter/core/budget.py) sees the two operations whose result
+        # can outgrow their operands many times over: a product, and lists joined
+        if e.op == "*" and not _small_literal(e.left) and not _small_literal(e.right):
+            a, b = self.x(e.left, scope), self.x(e.right, scope)
+            if _PLAIN.match(a) and _PLAIN.match(b):  # read twice: no call, no side effect
+                return f"({a} * {b} if -_T < {a} < _T and -_T < {b} < _T else _mul(st, {a}, {b}))"
+            return f"_mul(st, {a}, {b})"
+        if e.op == "+" and may_be_list(self.typing.of(e)):
+            return f"_join(st, {self.x(e.left, scope)}, {self.x(e.right, scope)})"
         return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"
 
     @on(ast.FieldGet)
@@ -344,6 +371,8 @@ class Exprs(Visitor):
     def x_RollDice(self, e: ast.RollDice, scope):
         if e.count == 1:
             return f"_die(st, {e.sides})"
+        if e.count > _FEW_DICE:  # many dice are charged to the work budget as elements
+            return f"_dice(st, {e.count}, {e.sides})"
         return f"[_die(st, {e.sides}) for _ in range({e.count})]"
 
     @on(ast.RollTable)

@@ -314,7 +314,7 @@ class Lowerer(Visitor):
         gives each item to the body. `spans`: of the list, of the loop, of its body."""
         it, idx = scope.temp("items"), scope.temp("index")
         listed, loop, inner = spans
-        b.step(f"L[{it}] = {walked}\nL[{idx}] = 0", listed)
+        b.step(f"L[{it}] = _steps(st, {walked})\nL[{idx}] = 0", listed)
         test = LoopTest(
             before=(f"k = L[{idx}]",),
             done=f"k >= len(L[{it}])",
@@ -342,7 +342,7 @@ class Lowerer(Visitor):
     @on(ast.Repeat)
     def s_Repeat(self, s: ast.Repeat, b, scope):
         left = scope.temp("left")
-        b.step(f"L[{left}] = {self.ex.x(s.count, scope)}", s.count.span)
+        b.step(f"L[{left}] = _count(st, {self.ex.x(s.count, scope)})", s.count.span)
         test = LoopTest(
             before=(),
             done=f"L[{left}] <= 0",
@@ -358,11 +358,15 @@ class Lowerer(Visitor):
         turns = scope.temp("turns")
         bound = s.max if s.max is not None else 0
         message = self.ex.const(f"the loop ran more than its bound of {bound} times")
-        b.step(f"L[{turns}] = 0", s.span)
+        b.step(f"L[{turns}] = 0\n{_WHILE_START}", s.span)
         test = LoopTest(
             before=(),
             done=f"not ({self.ex.x(s.cond, scope)})",
-            after=(f"L[{turns}] += 1", f"if L[{turns}] > {bound}: _fault('K405', {message})"),
+            after=(
+                f"L[{turns}] += 1",
+                f"if L[{turns}] > {bound}: _fault('K405', {message})",
+                _while_turn(bound),
+            ),
             exit=b.label(),
             again=NEXT,
             span=s.span,
@@ -853,7 +857,7 @@ class Lowerer(Visitor):
         top = "[x for x in source if x is not None][:1]" if is_row else "source[:1]"
         b.step(
             f"source = {ex.container(s.source, scope)}\n"
-            f"for _ in range({count}):\n"
+            f"for _ in range(_count(st, {count})):\n"
             f"    top = {top}\n"
             f"    if not top: break\n"
             f"    {ex.take_from(s.source, 'top[0]', scope)}\n"
@@ -938,14 +942,14 @@ class _Native(Visitor):
         var = f"L[{scope.slot(s.name)}]"
         item = self.ex.item(s.iter, "_v")
         if item == "_v":
-            return [(f"for {var} in {walked}:", s.span)] + self.body(s.body, scope)
-        head = [(f"for _v in {walked}:", s.span), (f"    {var} = {item}", s.span)]
+            return [(f"for {var} in _steps(st, {walked}):", s.span)] + self.body(s.body, scope)
+        head = [(f"for _v in _steps(st, {walked}):", s.span), (f"    {var} = {item}", s.span)]
         return head + self.body(s.body, scope)
 
     @on(ast.Repeat)
     def n_Repeat(self, s: ast.Repeat, scope):
         counter = f"_r{scope.temp('repeat')}"
-        head = f"for {counter} in range({self.ex.x(s.count, scope)}):"
+        head = f"for {counter} in range(_count(st, {self.ex.x(s.count, scope)})):"
         return [(head, s.span)] + self.body(s.body, scope)
 
     @on(ast.While)
@@ -955,9 +959,11 @@ class _Native(Visitor):
         message = self.ex.const(f"the loop ran more than its bound of {bound} times")
         return [
             (f"{turns} = 0", s.span),
+            (_WHILE_START, s.span),
             (f"while {self.ex.x(s.cond, scope)}:", s.cond.span),
             (f"    {turns} += 1", s.span),
             (f"    if {turns} > {bound}: _fault('K405', {message})", s.span),
+            ("    " + _while_turn(bound), s.span),
         ] + self.body(s.body, scope)
 
     @on(ast.Simultaneously)
@@ -1016,6 +1022,17 @@ class _Native(Visitor):
 
 
 _LOOPS = (ast.For, ast.Repeat, ast.While, ast.Outcry)
+
+# A `while` loop and the work budget (interpreter/core/budget.py): the budget is checked as
+# the loop starts, and each turn is a step. A loop bounded by at most `_SHORT_WHILE` turns
+# only counts them (a subtraction, no call): it can overrun the budget by no more than its
+# bound before the next check, at the start of a loop or a `fn` call.
+_SHORT_WHILE = 10_000
+_WHILE_START = "if st.left < 0: _out_of_steps(st, 'a loop')"
+
+
+def _while_turn(bound: int) -> str:
+    return "st.left -= 1" if bound <= _SHORT_WHILE else "_turn(st)"
 
 
 def _native_ok(s: ast.Statement, loops: int = 0) -> bool:

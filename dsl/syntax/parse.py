@@ -17,6 +17,7 @@ from dsl.errors import Span, SyntaxProblem, diag
 from dsl.resources import grammar_text
 from dsl.syntax import ast
 from dsl.syntax.examples import LABELLED_EXAMPLES, expected_words
+from dsl.syntax.limits import check_size, check_tree
 
 
 @functools.cache
@@ -915,10 +916,12 @@ def _soft_keyword(err: UnexpectedInput) -> bool:
 
 
 def parse(text: str, path: str = "<string>") -> ast.File:
+    check_size(text, path)
     try:
         tree = parser().parse(text, on_error=_soft_keyword)
     except UnexpectedInput as err:
         raise SyntaxProblem(_syntax_diagnostic(err, text, path), {path: text}) from None
+    check_tree(tree, text, path)
     return _Builder(path).transform(tree)
 
 

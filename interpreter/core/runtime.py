@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from interpreter.core import rng as _rng
+from interpreter.core.budget import HELPERS as _BUDGET
+from interpreter.core.budget import _elements
 from interpreter.core.state import (
     END,
     RulesetFault,
@@ -32,6 +34,12 @@ def _die(st, sides: int) -> int:
     s = (st.rng * _rng.MUL + _rng.INC) & _rng.MASK  # _rng.step, inlined: dice are hot
     st.rng = s
     return ((s >> 32) * sides >> 32) + 1
+
+
+def _dice(st, n: int, sides: int) -> list:
+    """`dice(n, sides)`: n results, each die charged to the budget as an element."""
+    _elements(st, n)
+    return [_die(st, sides) for _ in range(n)]
 
 
 def _shuffle(st, items: list) -> None:
@@ -212,6 +220,7 @@ def _order_by(items, keys):
 
 HELPERS: dict[str, Callable] = {
     "_unique": _unique,
+    "_dice": _dice,
     "_player": _player,
     "_seats_from": _seats_from,
     "_order_by": _order_by,
@@ -242,4 +251,5 @@ RUNTIME = {
     "_copy_deep": copy_deep,
     "RulesetFault": RulesetFault,
     **HELPERS,
+    **_BUDGET,
 }

@@ -33,6 +33,8 @@ from dsl.errors import (
     diag,
     did_you_mean,
 )
+from interpreter.core.budget import DEFAULT as DEFAULT_BUDGET
+from interpreter.core.budget import Budget
 from interpreter.core.failure import _RULES, explain, failure
 from interpreter.core.game import Game
 
@@ -150,9 +152,12 @@ class State:
         "trace",
         "players",
         "bound",
+        "budget",
+        "left",
+        "room",
     )
 
-    def __init__(self, game: Game, n: int, rng: int):
+    def __init__(self, game: Game, n: int, rng: int, budget: Budget | None = None):
         self.game = game
         self.n = n
         self.players = list(range(n))
@@ -166,6 +171,10 @@ class State:
         self.rounds = 0
         self.trace: list | None = None
         self.bound = game.bound if game.bound is not None else 1 << 62
+        # the work budget (interpreter/core/budget.py): what is left of it in this run
+        self.budget = budget if budget is not None else DEFAULT_BUDGET
+        self.left = self.budget.steps
+        self.room = self.budget.elements
 
     # ------------------------------------------------------------------ the contract
     def decision(self) -> Decision | None:
@@ -328,6 +337,9 @@ class State:
         other.rounds = self.rounds
         other.trace = None if self.trace is None else list(self.trace)
         other.bound = self.bound
+        other.budget = self.budget
+        other.left = self.left
+        other.room = self.room
         return other
 
     def _shown(self, player: int | None) -> list:
@@ -467,9 +479,16 @@ class State:
 def _rules_code(state: State, what: str, span: Span, thunk: Any) -> Any:
     """Run the ruleset's own code outside the engine's loop (a `fn` a tool asks for, the
     score): its failures are the ruleset's errors at `span`, like those of `run`."""
+    state.left = state.budget.steps
+    state.room = state.budget.elements
     try:
         return thunk()
     except RulesetFault as fault:
+        raise _error(
+            RulesetRuntimeError, state.game, diag(fault.code, fault.message, span)
+        ) from None
+    except EXHAUSTED as err:
+        fault = _exhausted(err)
         raise _error(
             RulesetRuntimeError, state.game, diag(fault.code, fault.message, span)
         ) from None
@@ -518,12 +537,22 @@ def copy_deep(value):
 
 
 def start(
-    game: Game, n: int, rng: int, script: list[int] | None = None, run_now: bool = True
+    game: Game,
+    n: int,
+    rng: int,
+    script: list[int] | None = None,
+    run_now: bool = True,
+    budget: Budget | None = None,
 ) -> State:
-    state = State(game, n, rng)
+    state = State(game, n, rng, budget)
     for spec in game.vars:
         try:
             state.g.append(spec.init(state))
+        except EXHAUSTED as err:
+            fault = _exhausted(err)
+            raise _error(
+                RulesetRuntimeError, game, diag(fault.code, fault.message, spec.span)
+            ) from None
         except RulesetFault as fault:
             raise _error(
                 RulesetRuntimeError, game, diag(fault.code, fault.message, spec.span)
@@ -548,6 +577,9 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
     A frame is read with literal indices (0 = PROC, 1 = PC, 2 = LOCALS): this is the hot loop.
     An error of the ruleset's own code becomes a `RulesetRuntimeError` at the statement that
     failed; any other exception is the engine's and propagates unchanged."""
+    budget = state.budget
+    state.left = budget.steps
+    state.room = budget.elements
     stack = state.stack
     code_of = state.game.code
     fr = stack[-1]
@@ -584,7 +616,14 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
         fr[1] = pc
         span = _failing_statement(state, fr[0], pc, fault)
         raise _error(
-            RulesetRuntimeError, state.game, diag(fault.code, fault.message, span)
+            RulesetRuntimeError, state.game, _fault_diag(state, fr[0], fault, span)
+        ) from None
+    except EXHAUSTED as err:
+        fr[1] = pc
+        span = _failing_statement(state, fr[0], pc, err)
+        fault = _exhausted(err)
+        raise _error(
+            RulesetRuntimeError, state.game, _fault_diag(state, fr[0], fault, span)
         ) from None
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         if not _raised_by_rules(err):
@@ -599,14 +638,52 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
         ) from None
 
 
+# What running out of memory, of stack or of number range looks like in Python: in the
+# ruleset's code these are its work going past what a machine can give, like the budget's
+# own faults (K424), never a bare exception.
+EXHAUSTED = (MemoryError, RecursionError, OverflowError)
+_BUDGET_CODES = ("K421", "K422", "K423", "K424")
+
+
+def _exhausted(err: BaseException) -> RulesetFault:
+    what = {
+        MemoryError: "ran out of memory",
+        RecursionError: "went too deep (calls inside calls)",
+        OverflowError: "made a number too large to use",
+    }[next(k for k in (MemoryError, RecursionError, OverflowError) if isinstance(err, k))]
+    return RulesetFault("K424", f"the rules {what}")
+
+
+def _fault_diag(state: State, proc: int, fault: RulesetFault, span: Span) -> Diagnostic:
+    """The diagnostic of a fault in procedure `proc`; a budget's fault names the rule that
+    was running, and cites it."""
+    if fault.code not in _BUDGET_CODES:
+        return diag(fault.code, fault.message, span)
+    info = state.game.procs[proc]
+    rule = "the setup and rounds" if info.kind == "main" else f"{info.kind} {info.name!r}"
+    return diag(
+        fault.code,
+        f"in {rule}: {fault.message}",
+        span,
+        cite=info.cite,
+        hint=_BUDGET_HINT,
+    )
+
+
+_BUDGET_HINT = (
+    "the rules did more work than a game needs: look for a loop, a `range` or a product that "
+    "grows without a bound; a front-end may allow more (`Budget`, `--budget`)"
+)
+
+
 def _raised_by_rules(err: BaseException) -> bool:
     """Did the ruleset's own code raise `err`? True when the innermost frame of its traceback
     is generated code, or a runtime helper (dice, shuffles, list moves, the built-ins' helpers)
     that generated code called. Anything else is a bug of the engine, not of the ruleset."""
     # imported here: these modules import this one
-    from interpreter.core import chance, rng, runtime
+    from interpreter.core import budget, chance, rng, runtime
 
-    helpers = {module.__file__ for module in (chance, rng, runtime)}
+    helpers = {module.__file__ for module in (budget, chance, rng, runtime)}
     files = []
     tb = err.__traceback__
     while tb is not None:

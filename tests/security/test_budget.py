@@ -1,0 +1,121 @@
+"""The work budget: rules that pass the checker but would hang or eat memory when played stop
+with a K42x error at the rule that was running, in seconds (small budgets keep them fast)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsl.errors import KnapperError, RulesetRuntimeError
+from dsl.pipeline import compile_text
+from interpreter.api import new_game
+from interpreter.core.budget import Budget
+
+RULES = """ruleset "budget"
+players 2
+var x: int = 2
+var xs: list of int = []
+{decls}
+proc work() §W1 {{
+{body}
+}}
+round max 1 {{
+  work()
+  let c = choose player(1) from [1, 2] as "pick"
+  end game winners []
+}}
+"""
+
+SMALL = Budget(steps=10_000, elements=100_000, int_bits=128)
+
+FNS = "fn f0(a: int): int = a\n" + "\n".join(
+    f"fn f{i}(a: int): int = f{i - 1}(a) + f{i - 1}(a)" for i in range(1, 41)
+)
+
+CASES = {
+    "comprehension": ("", "  xs = [a + b for a in range(0, 100) for b in range(0, 5000)]", "K421"),
+    "repeat": ("", "  repeat 1000000000000 { x += 1 }", "K421"),
+    "dice": ("", "  repeat 200 { xs = roll 900d6 }", "K422"),
+    "computed dice": ("", "  xs = dice(1000000000, 6)", "K422"),
+    "range": ("", "  xs = range(0, 1000000000000)", "K422"),
+    "exponential fns": (FNS, "  x = f40(1)", "K421"),
+    "squaring": ("", "  repeat 40 { x = x * x }", "K423"),
+    "doubling a list": ("", "  xs = [1]\n  repeat 60 { xs = xs + xs }", "K422"),
+    "while": ("", "  while x > 0 max 1000000000 { x += 1 }", "K421"),
+    "for in for": ("", "  xs = range(0, 5000)\n  for a in xs { for b in xs { x += 1 } }", "K421"),
+}
+
+
+def play(decls: str, body: str, budget: Budget | None = SMALL):
+    game = compile_text(RULES.format(decls=decls, body=body), "budget.knap")
+    return new_game(game, players=2, budget=budget)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_runaway_rules_stop_at_the_rule_with_a_budget_error(name):
+    decls, body, code = CASES[name]
+    with pytest.raises(RulesetRuntimeError) as caught:
+        play(decls, body)
+    err = caught.value
+    assert err.code == code
+    d = err.diagnostics[0]
+    assert d.span.file == "budget.knap" and d.span.line >= 7
+    assert "proc 'work'" in d.message
+    assert d.cite == "W1"
+
+
+def test_the_exponential_fn_chain_names_the_fn():
+    with pytest.raises(RulesetRuntimeError) as caught:
+        play(FNS, "  x = f40(1)")
+    assert "fn 'f" in caught.value.diagnostics[0].message
+
+
+def test_the_default_budget_stops_the_exponential_chain():
+    # ten million steps: a few seconds, not the age of the universe
+    with pytest.raises(RulesetRuntimeError) as caught:
+        play(FNS, "  x = f40(1)", budget=None)
+    assert caught.value.code == "K421"
+
+
+def test_work_inside_the_budget_runs_and_the_budget_is_per_decision():
+    # 6,000 turns before each of two decisions: under a budget of 10,000 each time
+    game = compile_text(
+        RULES.format(decls="", body="  repeat 6000 { x += 1 }").replace(
+            "  end game winners []",
+            '  work()\n  let d = choose player(2) from [1, 2] as "again"\n  end game winners []',
+        ),
+        "budget.knap",
+    )
+    state = new_game(game, players=2, budget=SMALL)
+    state.apply(1)
+    state.apply(2)
+    assert state.is_over() and state.get("x") == 2 + 12000
+
+
+def test_a_clone_keeps_its_budget():
+    state = play("", "  x += 1")
+    assert state.clone().budget == SMALL
+
+
+@pytest.mark.parametrize(
+    "error",
+    [MemoryError, RecursionError, OverflowError],
+)
+def test_python_running_out_inside_the_rules_is_a_k424(error, monkeypatch):
+    from interpreter.core import budget as budget_module
+
+    def give_out(st, n):
+        raise error()
+
+    monkeypatch.setattr(budget_module, "_count", give_out)
+    from interpreter.core import runtime
+
+    monkeypatch.setitem(runtime.RUNTIME, "_count", give_out)
+    with pytest.raises(RulesetRuntimeError) as caught:
+        play("", "  repeat 3 { x += 1 }")
+    assert caught.value.code == "K424"
+    assert isinstance(caught.value, KnapperError)
+
+
+def test_a_budget_must_be_positive():
+    with pytest.raises(ValueError):
+        Budget(steps=0)
