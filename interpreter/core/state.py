@@ -150,6 +150,9 @@ class State:
         "trace",
         "players",
         "bound",
+        "seed",
+        "dealt",
+        "taken",
     )
 
     def __init__(self, game: Game, n: int, rng: int):
@@ -166,6 +169,12 @@ class State:
         self.rounds = 0
         self.trace: list | None = None
         self.bound = game.bound if game.bound is not None else 1 << 62
+        # where the game comes from, so a save can be re-derived (interpreter/save.py): the
+        # seed it started with (None: not from a seed, or changed by `set`), the dice
+        # scripted at its start, and every option applied since, in order
+        self.seed: int | None = None
+        self.dealt: tuple[int, ...] = ()
+        self.taken: list[Any] = []
 
     # ------------------------------------------------------------------ the contract
     def decision(self) -> Decision | None:
@@ -204,6 +213,9 @@ class State:
         if pending is not None and option in pending[1] and self.decisions < self.bound:
             if option.__class__ is list:
                 option = copy_deep(option)
+                self.taken.append(copy_deep(option))  # the rules may change their copy
+            else:
+                self.taken.append(option)
             self.pending = None
             self.decisions += 1
             if self.trace is not None:
@@ -328,6 +340,9 @@ class State:
         other.rounds = self.rounds
         other.trace = None if self.trace is None else list(self.trace)
         other.bound = self.bound
+        other.seed = self.seed
+        other.dealt = self.dealt
+        other.taken = copy_deep(self.taken)
         return other
 
     def _shown(self, player: int | None) -> list:
@@ -417,6 +432,7 @@ class State:
     def set(self, name: str, *keys_and_value) -> None:
         *keys, value = keys_and_value
         spec = self.game.var(name)
+        self.seed = None  # the seed and the options taken no longer tell this state
         if not spec.domains:
             self.g[spec.slot] = value
         else:
