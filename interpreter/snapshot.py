@@ -105,10 +105,10 @@ def to_data(state: State) -> dict:
 def from_data(data: Any, game: Game, path: str) -> State:
     """The state a snapshot describes, every field checked against `game` (K701)."""
     try:
-        saved = _converter.structure(decode(data, path, "state"), SavedState)
+        saved = _converter.structure(decode(data, path, "state", exact=False), SavedState)
     except cattrs.BaseValidationError as err:
-        where = "; ".join(m.replace("$", "state", 1) for m in _messages(err))
-        raise fail("the snapshot does not have the shape of a saved game", where, path) from None
+        where = "; ".join(m.replace("$", "$.state", 1) for m in _messages(err))
+        raise fail("the file does not have the shape of a saved game", where, path) from None
     return _rebuild(saved, game, path)
 
 
@@ -222,20 +222,21 @@ def encode(value: Any) -> Any:
     return value
 
 
-def decode(value: Any, path: str, where: str, depth: int = 0) -> Any:
-    """`encode` reversed, refusing values nested deeper than MAX_DEPTH (K709) and numbers
-    that are not integers (a JSON reader turns an integer too large for it into a float)."""
+def decode(value: Any, path: str, where: str, exact: bool = True, depth: int = 0) -> Any:
+    """`encode` reversed, refusing values nested deeper than MAX_DEPTH (K709) and, when
+    `exact`, numbers that are not integers (a JSON reader turns an integer too large for it
+    into a float; a snapshot's own checks say which field a float does not fit)."""
     if depth > MAX_DEPTH:
         raise fail(f"a value is nested more than {MAX_DEPTH} deep", where, path, code="K709")
     if isinstance(value, list):
-        return [decode(item, path, where, depth + 1) for item in value]
+        return [decode(item, path, where, exact, depth + 1) for item in value]
     if isinstance(value, dict):
         if set(value) == {"int"} and isinstance(value["int"], str):
             try:
                 return int(value["int"], 16)
             except ValueError:
                 raise fail("an `int` is written in hexadecimal", where, path) from None
-        return {key: decode(item, path, where, depth + 1) for key, item in value.items()}
-    if type(value) is float:
+        return {key: decode(item, path, where, exact, depth + 1) for key, item in value.items()}
+    if exact and type(value) is float:
         raise fail("a number that is not an integer", where, path)
     return value

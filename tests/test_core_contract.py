@@ -28,7 +28,8 @@ from interpreter import save
 from interpreter.api import new_game
 from interpreter.core.chance import ChanceTap
 from interpreter.core.state import RulesetFault, run, start
-from interpreter.save import dump_state, load_state
+from conftest import dump_signed as dump_state  # snapshots: see conftest
+from conftest import load_signed as load_state
 from interpreter.scenario import run_file
 
 

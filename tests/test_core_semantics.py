@@ -21,7 +21,8 @@ from interpreter.api import load, new_game
 from interpreter.core import rng
 from interpreter.core.runtime import RUNTIME
 from interpreter.core.state import run
-from interpreter.save import dump_state, load_state
+from conftest import dump_signed as dump_state  # snapshots: see conftest
+from conftest import load_signed as load_state
 
 HEADER = """
 ruleset "core"
