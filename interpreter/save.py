@@ -22,22 +22,30 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 from typing import Any
 
 import orjson
 
 from dsl.errors import KnapperError, SaveFileError, Span, diag
 from interpreter.core.game import Game
-from interpreter.core.rng import MASK
 from interpreter.core.state import State
 from interpreter.snapshot import decode, encode, fail, from_data, layout, to_data
 
-__all__ = ["SCHEMA_VERSION", "dump_state", "layout", "load_state", "sign", "to_data"]
+__all__ = ["SCHEMA_VERSION", "dump_state", "host_key", "layout", "load_state", "sign", "to_data"]
 
 SCHEMA_VERSION = 3
 # The fields of a save, in the order they are checked and signed.
 RECORD = ("ruleset", "fingerprint", "players", "seed", "dice", "options")
 SNAPSHOT = ("layout", "state")
+
+
+def host_key() -> bytes | None:
+    """The command line's key: KNAPPER_SAVE_KEY as bytes, or None when unset or empty. With
+    it, `knapper play` and `simulate --save-final` write signed saves, and every command
+    that reads a save checks the signature."""
+    value = os.environ.get("KNAPPER_SAVE_KEY", "")
+    return value.encode() if value else None
 
 
 def record(state: State) -> dict[str, Any]:
@@ -109,7 +117,9 @@ def load_state(
 
         game = load(raw["ruleset"])
     if raw["ruleset"] != game.name:
-        raise fail(f"the game was saved from {raw['ruleset']!r}, not {game.name!r}", "ruleset", path)
+        raise fail(
+            f"the game was saved from {raw['ruleset']!r}, not {game.name!r}", "ruleset", path
+        )
     if key is not None:
         _verify(raw, key, path)
     if raw["fingerprint"] != game.fingerprint:
@@ -175,8 +185,12 @@ def _read(data: bytes | str, path: str) -> dict[str, Any]:
         raise fail(f"unknown fields {extra}", extra[0], path)
     for name, kind in kinds.items():
         if type(raw.get(name)) is not kind:
-            raise fail(f"the file does not have the shape of a saved game: {name} is not "
-                       f"{'an' if kind is int else 'a'} {kind.__name__}", name, path)
+            raise fail(
+                f"the file does not have the shape of a saved game: {name} is not "
+                f"{'an' if kind is int else 'a'} {kind.__name__}",
+                name,
+                path,
+            )
     seed = raw.get("seed")
     if not (seed is None and "state" in raw) and not _hex64(seed):
         raise fail("the seed is 16 hexadecimal digits", "seed", path)
@@ -194,7 +208,9 @@ def _read(data: bytes | str, path: str) -> dict[str, Any]:
 
 
 def _hex64(value: Any) -> bool:
-    return isinstance(value, str) and len(value) == 16 and all(c in "0123456789abcdef" for c in value)
+    return (
+        isinstance(value, str) and len(value) == 16 and all(c in "0123456789abcdef" for c in value)
+    )
 
 
 def _verify(raw: dict[str, Any], key: bytes, path: str) -> None:
@@ -223,7 +239,9 @@ def _verify(raw: dict[str, Any], key: bytes, path: str) -> None:
                 code="K707",
             )
     whole = _mac(key, "all", [fields[name] for name in RECORD + SNAPSHOT])
-    if not isinstance(signature.get("all"), str) or not hmac.compare_digest(signature["all"], whole):
+    if not isinstance(signature.get("all"), str) or not hmac.compare_digest(
+        signature["all"], whole
+    ):
         raise fail(
             "the fields' signatures come from different saves",
             "signature",
@@ -285,6 +303,4 @@ def _same(a: Any, b: Any) -> bool:
 def _check_invariants(state: State, path: str) -> None:
     broken = state.check_invariants()
     if broken:
-        raise fail(
-            f"the loaded game breaks {broken[0].message}", "state", path, code="K706"
-        )
+        raise fail(f"the loaded game breaks {broken[0].message}", "state", path, code="K706")

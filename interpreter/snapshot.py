@@ -19,7 +19,6 @@ from typing import Any
 
 import attrs
 import cattrs
-import orjson
 
 from dsl.errors import SaveFileError, Span, diag
 from interpreter.core.game import Game
@@ -174,9 +173,7 @@ def _rebuild(saved: SavedState, game: Game, path: str) -> State:
     state.script = list(saved.script)
     if saved.pending is not None:
         if len(saved.pending) != 4 or not state.stack:
-            raise fail(
-                "a pending decision is [player, options, site, slot]", "state.pending", path
-            )
+            raise fail("a pending decision is [player, options, site, slot]", "state.pending", path)
         problem = _pending_problem(saved.pending, saved.players, game, state.stack[-1])
         if problem is not None:
             raise fail(

@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import RULESETS
+from conftest import dump_signed as dump_state  # snapshots: see conftest
+from conftest import load_signed as load_state
 from dsl.errors import RulesetRuntimeError, SaveFileError
 from dsl.pipeline import compile_text
 from interpreter import save, snapshot
 from interpreter.api import load, new_game
 from interpreter.core.state import LOCALS, OPTIONS, PC, PROC, SITE, SLOT, WHO, Frame, Pending
-from conftest import dump_signed as dump_state  # snapshots: see conftest
-from conftest import load_signed as load_state
 
 RULES = """
 ruleset "core-state"

@@ -41,9 +41,7 @@ def explain_cmd(
     from dsl.errors import read_source
     from interpreter.api import load
     from interpreter.explain import explain
-    from interpreter.save import load_state
-
-    from interpreter.frontends.keys import host_key
+    from interpreter.save import host_key, load_state
 
     data = read_source(save)
     game = load(ruleset) if ruleset is not None else None
