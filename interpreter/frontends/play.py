@@ -19,6 +19,7 @@ from dsl.errors import KnapperError
 from dsl.syntax.fmt import cite
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
+from interpreter.core.game import plain_text
 from interpreter.protocol.events import EVERYONE, from_trace
 from interpreter.protocol.labels import label, option_labels, prompt, seat, text
 from interpreter.protocol.observe import groups, shows
@@ -97,7 +98,8 @@ def _play(game, players, seats, seed, saved, write) -> None:
     click.echo(click.style(f"game over: winner(s) {winners}", bold=True))
     if outcome["scores"] is not None:
         click.echo(
-            "scores: " + ", ".join(f"{seat(i)} {s}" for i, s in enumerate(outcome["scores"]))
+            "scores: "
+            + ", ".join(f"{seat(i)} {plain_text(s)}" for i, s in enumerate(outcome["scores"]))
         )
 
 
