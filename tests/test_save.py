@@ -58,3 +58,20 @@ def test_bad_files_give_clear_errors(saved, mutate, code, words):
     assert err.value.code == code
     assert words in err.value.render()
     assert "game.json" in err.value.render()
+
+
+def test_the_pending_decision_is_the_replays():
+    ttt = new_game(load("tic-tac-toe"), players=2, seed=3)
+    ttt.apply(5)
+    again = load_state(dump_state(ttt), ttt.game)
+    assert again.legal() == ttt.legal() and 5 not in again.legal()
+    assert again.decision().player == 1
+
+
+def test_pig_dice_and_the_bound_come_from_the_replay():
+    game = load("pig")
+    state = new_game(game, players=2, seed=11)
+    for _ in range(6):
+        state.apply(state.legal()[0])
+    again = load_state(dump_state(state), game)
+    assert (again.rng, again.script, again.decisions) == (state.rng, state.script, 6)

@@ -76,12 +76,6 @@ def test_the_same_forgeries_of_a_record_are_refused(ttt):
     assert refusal(orjson.dumps({**data, "options": [*full, 1]})).code == "K704"
 
 
-def test_the_pending_decision_is_the_replays(ttt):
-    again = load_state(dump_state(ttt), ttt.game)
-    assert again.legal() == ttt.legal() and 5 not in again.legal()
-    assert again.decision().player == 1
-
-
 @pytest.mark.parametrize(
     "field, value",
     [
@@ -115,15 +109,6 @@ def test_a_signed_snapshot_loads_without_replay(ttt, monkeypatch):
     monkeypatch.setattr(save, "replay", None)  # a replay would fail
     again = load_state(data, ttt.game, key=KEY)
     assert again.legal() == ttt.legal() and dump_state(again) == dump_state(ttt)
-
-
-def test_pig_dice_and_the_bound_come_from_the_replay():
-    game = load("pig")
-    state = new_game(game, players=2, seed=11)
-    for _ in range(6):
-        state.apply(state.legal()[0])
-    again = load_state(dump_state(state), game)
-    assert (again.rng, again.script, again.decisions) == (state.rng, state.script, 6)
 
 
 def test_the_neanderthal_invariants_are_checked_after_loading(monkeypatch):
