@@ -88,7 +88,8 @@ def test_log_lines_say_where_they_come_from():
 def test_simulate_trace_option_in_parallel_is_the_same(tmp_path):
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     assert run("simulate", "pig", "-n", "6", "--seed", "0", "--trace", str(one)).exit_code == 0
-    assert run("simulate", "pig", "-n", "6", "--seed", "0", "-j", "2", "--trace", str(two)).exit_code == 0
+    parallel = run("simulate", "pig", "-n", "6", "--seed", "0", "-j", "2", "--trace", str(two))
+    assert parallel.exit_code == 0
     assert one.read_bytes() == two.read_bytes()
     games = {line["game"] for line in lines_of(one.read_bytes())}
     assert games == set(range(6))
