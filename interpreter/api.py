@@ -79,7 +79,11 @@ def new_game(
     """A new game, its setup already played; with `run_now=False` the setup waits for
     `interpreter.core.state.run(state)`, so a trace can watch it too. `budget` limits the
     work of the rules between two decisions (`interpreter.core.budget.Budget`; its
-    defaults by default)."""
+    defaults by default).
+
+    `seed` defaults to 0 so that tests and golden files are reproducible; a front-end that
+    seats real players passes a random one (`secrets.randbits(64)`): a known or guessable
+    seed tells every die and every hidden card."""
     n = players if players is not None else game.players[0]
     lo, hi = game.players
     if not lo <= n <= hi:
@@ -90,4 +94,8 @@ def new_game(
                 Span(game.name, 0, 0, 0, 0),
             )
         )
-    return start(game, n, rng.seed_state(seed), script=dice, run_now=run_now, budget=budget)
+    state = start(game, n, rng.seed_state(seed), script=dice, run_now=run_now, budget=budget)
+    # only the seed's low 64 bits reach the generator, so they are all a save needs
+    state.seed = seed & rng.MASK
+    state.dealt = tuple(dice or ())
+    return state

@@ -41,6 +41,9 @@ class Explanation:
     option: Any = None  # the option it was read as
     index: int | None = None  # its place among the options, from 1; None: illegal
     suggestion: str | None = None
+    seat: int | None = None  # the seat (from 1) the explanation is for; None: the host's
+    withheld: str | None = None  # why the options are not shown, and what would show them
+    observation: dict[str, Any] | None = None  # what `seat` sees (its variables)
 
     @property
     def legal(self) -> bool:
@@ -74,6 +77,15 @@ class Explanation:
             out.append(f"    where {self.defined[1]}  ({self.defined[0]})")
         for place, text, _cite in self.uses:
             out.append(f"    using {text}  ({place})")
+        if self.observation is not None:
+            out.append(f"  what P{self.seat} sees:")
+            out += [
+                f"    {name}: {orjson.dumps(value).decode()}"
+                for name, value in self.observation.items()
+            ]
+        if self.withheld is not None:
+            out.append(f"  {self.withheld}")
+            return "\n".join(out)
         total = len(self.options)
         if self.asked is None:
             out.append(f"  {total} option{'s' if total != 1 else ''}:")
@@ -90,9 +102,17 @@ class Explanation:
         return "\n".join(out)
 
 
-def explain(state: State, option: str | None = None) -> Explanation:
+HOST = "host"  # `explain`'s seat for the host (and tests): every option, no observation
+
+
+def explain(state: State, option: str | None = None, seat: Any = HOST) -> Explanation:
     """Explain the pending decision of `state`, and with `option` (JSON, or the text
-    `knapper play` shows) whether that option is legal. K850 if the game is over."""
+    `knapper play` shows) whether that option is legal. K850 if the game is over.
+
+    `seat` (from 1; None for a spectator) is whom the explanation is for: it shows that
+    seat's observation, and the options only to the seat that decides, since they may name
+    what the others may not see (a hand). Asking about an option for another seat is K512.
+    The default, HOST, is the host's own view: all options, no observation."""
     game = state.game
     pending = state.waiting()
     if pending is None:
@@ -139,6 +159,24 @@ def explain(state: State, option: str | None = None) -> Explanation:
         options=tuple(options),
         shown=shown,
     )
+    if seat != HOST:
+        found["seat"] = seat
+        if seat is not None:
+            found["observation"] = state.observation(seat - 1)["vars"]
+        if seat != player + 1:
+            if option is not None:
+                raise KnapperError(
+                    diag(
+                        "K512",
+                        f"only P{player + 1}, who decides, may ask which options are legal",
+                        Span(game.name, 0, 0, 0, 0),
+                        hint=f"give --seat {player + 1}",
+                    )
+                )
+            found.update(options=(), shown=(), defined=None, uses=())
+            found["withheld"] = (
+                f"the options are P{player + 1}'s to see: give --seat {player + 1} to see them"
+            )
     if option is None:
         return Explanation(**found)  # type: ignore[arg-type]
     value, at = read_option(option, list(options), list(shown))

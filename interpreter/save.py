@@ -1,119 +1,110 @@
-"""Versioned JSON save files for states, through cattrs and orjson.
+"""Verified save files: a game as the record that re-derives it, replayed when loaded.
 
-    {"schema_version": 2, "ruleset": "pig", "fingerprint": "...", "layout": "...",
-     "state": {...}}
+    {"schema_version": 3, "ruleset": "pig", "fingerprint": "...", "players": 2,
+     "seed": "0000000000000007", "dice": [], "options": ["roll", "hold", ...]}
 
-The engine's position (procedure, instruction, locals) is only meaningful for the exact code
-it was compiled to. The fingerprint ties a save to the ruleset text it was made with, and the
-layout to how that text was compiled (`layout`: the code version, every procedure's
-instructions and their spans, its locals and the `choose` sites), so a newer compiler never
-resumes an old save at the wrong place. Every problem with a file is a `SaveFileError` with a
-code and the place in the file, never a traceback.
+A save is host-side data. Its record (the ruleset's fingerprint, the players, the seed's 64
+bits, the dice scripted at the start and every option taken) is enough to play the game
+again, and `load_state` does exactly that from a fresh game: every option must be legal
+where it is taken, the pending decision is the one the replay reaches, and the declared
+invariants must hold at the end. Nothing of the position is read from the file, so an
+edited save is either refused or describes a game that legal play reaches.
+
+A host that gives a key (`dump_state(state, key=...)`) also gets a signed snapshot of the
+position (interpreter/snapshot.py: `layout` and `state`) and an HMAC-SHA256 of every field
+(`signature`); loading with the same key checks every field's signature, naming the first
+that does not verify, and then takes the snapshot as it is, without replaying. A signed save
+can also hold a state the record cannot re-derive (a scenario's position, a state changed
+through `State.set`). Every problem is a `SaveFileError` with a code and the field at fault.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import os
 from pathlib import Path
 from typing import Any
 
-import attrs
-import cattrs
 import orjson
 
-from dsl.errors import SaveFileError, Span, diag
+from dsl.errors import KnapperError, SaveFileError, Span, diag
 from interpreter.core.game import Game
-from interpreter.core.state import CODE_VERSION, LOCALS, OPTIONS, PC, PROC, SITE, SLOT, WHO, State
+from interpreter.core.state import State
+from interpreter.snapshot import decode, encode, fail, from_data, layout, to_data
 
-SCHEMA_VERSION = 2
+__all__ = ["SCHEMA_VERSION", "dump_state", "host_key", "layout", "load_state", "sign", "to_data"]
 
-
-@attrs.frozen
-class SavedState:
-    players: int
-    vars: dict[str, Any]
-    stack: list[list[Any]]
-    rng: str  # hexadecimal: the generator's 64 bits, safe for any JSON reader
-    script: list[int]
-    pending: list[Any] | None
-    winners: list[int] | None
-    decisions: int
-    rounds: int
+SCHEMA_VERSION = 3
+# The fields of a save, in the order they are checked and signed.
+RECORD = ("ruleset", "fingerprint", "players", "seed", "dice", "options")
+SNAPSHOT = ("layout", "state")
 
 
-@attrs.frozen
-class Envelope:
-    schema_version: int
-    ruleset: str
-    fingerprint: str
-    layout: str
-    state: SavedState
+def host_key() -> bytes | None:
+    """The command line's key: KNAPPER_SAVE_KEY as bytes, or None when unset or empty. With
+    it, `knapper play` and `simulate --save-final` write signed saves, and every command
+    that reads a save checks the signature."""
+    value = os.environ.get("KNAPPER_SAVE_KEY", "")
+    return value.encode() if value else None
 
 
-_converter = cattrs.Converter(forbid_extra_keys=True)
-
-
-def _strict(kind: type):
-    """Take a value of exactly this JSON type: a save file is never silently converted."""
-
-    def structure(value, _type):
-        if type(value) is not kind:
-            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
-        return value
-
-    return structure
-
-
-for _kind in (int, str, bool):
-    _converter.register_structure_hook(_kind, _strict(_kind))
-
-
-def layout(game: Game) -> str:
-    """A hash of what a saved position refers to in `game`'s compiled code: the code version,
-    and per procedure its name, kind, locals and instructions (how many, their spans and the
-    statements each runs), and every `choose` site's procedure and span. File names are left
-    out: the fingerprint covers the text."""
-    parts: list[Any] = [CODE_VERSION]
-    for info, code in zip(game.procs, game.code):
-        parts.append((info.name, info.kind, info.nlocals, info.local_names, len(code)))
-        parts.append([_where(span) for span in info.spans])
-        parts.append([(b.first, b.count) for b in info.blocks])
-    parts.append([(site.proc, _where(site.span)) for site in game.sites])
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
-
-
-def _where(span: Span) -> tuple[int, int, int, int]:
-    return (span.line, span.col, span.end_line, span.end_col)
-
-
-def to_data(state: State) -> dict:
-    pending = state.pending
-    saved = SavedState(
-        players=state.n,
-        vars={spec.name: state.g[spec.slot] for spec in state.game.vars},
-        stack=[[frame[PROC], frame[PC], frame[LOCALS]] for frame in state.stack],
-        rng=f"{state.rng:016x}",
-        script=list(state.script),
-        pending=(
-            None
-            if pending is None
-            else [pending[WHO], pending[OPTIONS], pending[SITE], pending[SLOT]]
-        ),
-        winners=state.winners,
-        decisions=state.decisions,
-        rounds=state.rounds,
-    )
+def record(state: State) -> dict[str, Any]:
+    """The fields that re-derive `state`; K710 if it was not started from a seed."""
+    if state.seed is None:
+        raise SaveFileError(
+            diag(
+                "K710",
+                "this state cannot be saved as a replay: it was not started from a seed, or "
+                "it was changed through State.set",
+                Span(state.game.name, 0, 0, 0, 0),
+                hint="save it with a key (dump_state(state, key=...)) to keep a signed snapshot",
+            )
+        )
     game = state.game
-    envelope = Envelope(SCHEMA_VERSION, game.name, game.fingerprint, layout(game), saved)
-    return _converter.unstructure(envelope)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "ruleset": game.name,
+        "fingerprint": game.fingerprint,
+        "players": state.n,
+        "seed": f"{state.seed:016x}",
+        "dice": list(state.dealt),
+        "options": encode(state.taken),
+    }
 
 
-def dump_state(state: State) -> bytes:
-    return orjson.dumps(to_data(state))
+def dump_state(state: State, key: bytes | None = None) -> bytes:
+    """The save of `state` as JSON bytes; with `key`, also its signed snapshot."""
+    if key is None:
+        return orjson.dumps(record(state))
+    if state.seed is None:  # a position only: the record holds no seed and no moves
+        game = state.game
+        data: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "ruleset": game.name,
+            "fingerprint": game.fingerprint,
+            "players": state.n,
+            "seed": None,
+            "dice": [],
+            "options": [],
+        }
+    else:
+        data = record(state)
+    data["layout"] = layout(state.game)
+    data["state"] = to_data(state)
+    return orjson.dumps(sign(data, key))
 
 
-def _fail(message: str, where: str, path: str, hint: str | None = None) -> SaveFileError:
-    return SaveFileError(diag("K701", f"{message} (at {where})", Span(path, 0, 0, 0, 0), hint=hint))
+def sign(data: dict[str, Any], key: bytes) -> dict[str, Any]:
+    """`data` with a `signature`: one HMAC-SHA256 per field and one over all of them."""
+    fields = {name: _mac(key, name, data.get(name)) for name in RECORD + SNAPSHOT}
+    whole = _mac(key, "all", [fields[name] for name in RECORD + SNAPSHOT])
+    return {**data, "signature": {"fields": fields, "all": whole}}
+
+
+def _mac(key: bytes, name: str, value: Any) -> str:
+    body = name.encode() + b"\0" + orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    return hmac.new(key, b"knapper save\0" + body, hashlib.sha256).hexdigest()
 
 
 def _saved_ruleset(name: str, path: str) -> Game:
@@ -124,11 +115,55 @@ def _saved_ruleset(name: str, path: str) -> Game:
     here, at = Path(path).parent, Span(path, 0, 0, 0, 0)
     found = find_ruleset(name, here, tree=here, span=at, what="the save's ruleset")
     if found is None:
-        raise _fail(f"no ruleset named or found at {name!r}", "ruleset", path)
+        raise fail(f"no ruleset named or found at {name!r}", "ruleset", path)
     return load(str(found))
 
 
-def load_state(data: bytes | str, game: Game | None = None, path: str = "<save>") -> State:
+def load_state(
+    data: bytes | str, game: Game | None = None, path: str = "<save>", key: bytes | None = None
+) -> State:
+    """The game a save describes. Without `key` it is replayed from its record; with `key`
+    the signature must verify, and the signed snapshot is taken as it is."""
+    raw = _read(data, path)
+    if game is None:
+        game = _saved_ruleset(raw["ruleset"], path)
+    if raw["ruleset"] != game.name:
+        raise fail(
+            f"the game was saved from {raw['ruleset']!r}, not {game.name!r}", "ruleset", path
+        )
+    if key is not None:
+        _verify(raw, key, path)
+    if raw["fingerprint"] != game.fingerprint:
+        raise fail(
+            "the ruleset has changed since this game was saved",
+            "fingerprint",
+            path,
+            hint="load it with the ruleset version it was saved with",
+        )
+    if key is not None and "state" in raw:
+        if raw["layout"] != layout(game):
+            raise SaveFileError(
+                diag(
+                    "K702",
+                    "this game was saved by a Knapper that compiled the ruleset differently, "
+                    "so its position (procedure, instruction) cannot be resumed here (at layout)",
+                    Span(path, 0, 0, 0, 0),
+                    hint="continue it with the Knapper version that saved it",
+                )
+            )
+        state = from_data(raw["state"], game, path)
+        if raw["seed"] is not None:
+            state.seed = int(raw["seed"], 16)
+            state.dealt = tuple(raw["dice"])
+            state.taken = decode(raw["options"], path, "options")
+    else:
+        state = replay(game, raw, path)
+    _check_invariants(state, path)
+    return state
+
+
+def _read(data: bytes | str, path: str) -> dict[str, Any]:
+    """The save's JSON, its version and the types of its fields checked."""
     try:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as err:
@@ -136,130 +171,147 @@ def load_state(data: bytes | str, game: Game | None = None, path: str = "<save>"
             diag("K700", f"not a JSON file: {err}", Span(path, 0, 0, 0, 0))
         ) from None
     if not isinstance(raw, dict):
-        raise _fail("a save file is a JSON object", "the top level", path)
+        raise fail("a save file is a JSON object", "the top level", path)
     version = raw.get("schema_version")
+    if version in (1, 2):
+        raise fail(
+            f"this save has schema_version {version}: it holds a position without the moves "
+            "that lead to it, which cannot be checked",
+            "schema_version",
+            path,
+            hint="finish that game with the Knapper that saved it, or start it again; saves "
+            f"of schema_version {SCHEMA_VERSION} are replayed when loaded",
+            code="K703",
+        )
     if version != SCHEMA_VERSION:
-        raise _fail(
+        raise fail(
             f"unsupported schema_version {version!r}; this Knapper reads {SCHEMA_VERSION}",
             "schema_version",
             path,
         )
-    try:
-        env = _converter.structure(raw, Envelope)
-    except cattrs.BaseValidationError as err:
-        where = "; ".join(_messages(err))
-        raise _fail("the file does not have the shape of a saved game", where, path) from None
-    if game is None:
-        game = _saved_ruleset(env.ruleset, path)
-    if env.ruleset != game.name:
-        raise _fail(f"the game was saved from {env.ruleset!r}, not {game.name!r}", "ruleset", path)
-    if env.fingerprint != game.fingerprint:
-        raise _fail(
-            "the ruleset has changed since this game was saved",
-            "fingerprint",
+    kinds = {"ruleset": str, "fingerprint": str, "players": int, "dice": list, "options": list}
+    known = {"schema_version", *RECORD, *SNAPSHOT, "signature"}
+    extra = sorted(set(raw) - known)
+    if extra:
+        raise fail(f"unknown fields {extra}", extra[0], path)
+    for name, kind in kinds.items():
+        if type(raw.get(name)) is not kind:
+            raise fail(
+                f"the file does not have the shape of a saved game: {name} is not "
+                f"{'an' if kind is int else 'a'} {kind.__name__}",
+                name,
+                path,
+            )
+    seed = raw.get("seed")
+    if not (seed is None and "state" in raw) and not _hex64(seed):
+        raise fail("the seed is 16 hexadecimal digits", "seed", path)
+    if any(type(d) is not int for d in raw["dice"]):
+        raise fail("the dice are integers", "dice", path)
+    if ("state" in raw or "layout" in raw) and "signature" not in raw:
+        raise fail(
+            "the save holds a snapshot without a signature",
+            "signature",
             path,
-            hint="load it with the ruleset version it was saved with",
+            hint="only a save signed with the host's key may hold a snapshot",
+            code="K707",
         )
-    if env.layout != layout(game):
-        raise SaveFileError(
-            diag(
-                "K702",
-                "this game was saved by a Knapper that compiled the ruleset differently, so "
-                "its position (procedure, instruction) cannot be resumed here (at layout)",
-                Span(path, 0, 0, 0, 0),
-                hint="continue it with the Knapper version that saved it",
-            )
-        )
-    return _rebuild(env.state, game, path)
+    return raw
 
 
-def _messages(err) -> list[str]:
-    """cattrs's message for each field that does not fit, with its place in the file."""
-    return [message.strip() for message in cattrs.transform_error(err)]
+def _hex64(value: Any) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 16 and all(c in "0123456789abcdef" for c in value)
+    )
 
 
-def _rebuild(saved: SavedState, game: Game, path: str) -> State:
-    lo, hi = game.players
-    if not lo <= saved.players <= hi:
-        raise _fail(f"{saved.players} players is not allowed", "state.players", path)
-    try:
-        generator = int(saved.rng, 16)
-    except ValueError:
-        raise _fail("the generator state is 16 hexadecimal digits", "state.rng", path) from None
-    state = State(game, saved.players, generator)
-    names = [spec.name for spec in game.vars]
-    if sorted(saved.vars) != sorted(names):
-        missing = sorted(set(names) - set(saved.vars))
-        extra = sorted(set(saved.vars) - set(names))
-        raise _fail(
-            f"variables do not match the ruleset (missing {missing}, unknown {extra})",
-            "state.vars",
+def _verify(raw: dict[str, Any], key: bytes, path: str) -> None:
+    """K708 when the save is not signed, K707 naming the first field whose signature does
+    not verify (or `signature` when the fields come from different saves)."""
+    signature = raw.get("signature")
+    if signature is None:
+        raise fail(
+            "the save is not signed, but a key was given",
+            "signature",
             path,
+            hint="a save written without the key is replayed: load it without the key",
+            code="K708",
         )
-    for spec in game.vars:
-        value = saved.vars[spec.name]
-        if spec.domains:
-            size = 1
-            for domain in spec.domains:
-                size *= len(domain)
-            if not isinstance(value, list) or len(value) != size:
-                raise _fail(
-                    f"{spec.name} should have {size} entries", f"state.vars.{spec.name}", path
-                )
-        state.g.append(value)
-    for i, frame in enumerate(saved.stack):
-        where = f"state.stack[{i}]"
-        if (
-            len(frame) != 3
-            or not isinstance(frame[0], int)
-            or not isinstance(frame[1], int)
-            or not isinstance(frame[2], list)
-        ):
-            raise _fail("a frame is [procedure, position, locals]", where, path)
-        proc, pc, local = frame
-        # a waiting frame resumes after the call or `choose` that stopped it
-        if (
-            type(proc) is not int
-            or not 0 <= proc < len(game.procs)
-            or type(pc) is not int
-            or not 0 < pc < len(game.code[proc])
-            or len(local) != game.procs[proc].nlocals
-        ):
-            raise _fail("the frame does not fit the ruleset's code", where, path)
-    state.stack = [[f[PROC], f[PC], f[LOCALS]] for f in saved.stack]
-    state.script = list(saved.script)
-    if saved.pending is not None:
-        if len(saved.pending) != 4 or not state.stack:
-            raise _fail(
-                "a pending decision is [player, options, site, slot]", "state.pending", path
+    fields = signature.get("fields") if isinstance(signature, dict) else None
+    if not isinstance(fields, dict):
+        raise fail("the signature does not have its shape", "signature", path, code="K707")
+    for name in RECORD + SNAPSHOT:
+        mac = fields.get(name)
+        if not isinstance(mac, str) or not hmac.compare_digest(mac, _mac(key, name, raw.get(name))):
+            raise fail(
+                f"the signature of {name!r} does not verify: the field was changed after "
+                "the save was signed, or another key signed it",
+                name,
+                path,
+                code="K707",
             )
-        problem = _pending_problem(saved.pending, saved.players, game, state.stack[-1])
-        if problem is not None:
-            raise _fail(
-                f"the pending decision does not fit the ruleset: {problem}", "state.pending", path
+    whole = _mac(key, "all", [fields[name] for name in RECORD + SNAPSHOT])
+    if not isinstance(signature.get("all"), str) or not hmac.compare_digest(
+        signature["all"], whole
+    ):
+        raise fail(
+            "the fields' signatures come from different saves",
+            "signature",
+            path,
+            code="K707",
+        )
+
+
+def replay(game: Game, raw: dict[str, Any], path: str) -> State:
+    """Play the record again from a fresh game, refusing the first option that is not legal
+    where it is taken (K704) and any rule that fails on the way (K705)."""
+    from interpreter.api import new_game
+
+    options = decode(raw["options"], path, "options")
+    seed = int(raw["seed"], 16)
+    try:
+        state = new_game(game, players=raw["players"], seed=seed, dice=list(raw["dice"]) or None)
+    except KnapperError as err:
+        raise fail(err.diagnostics[0].message, "players", path) from None
+    for i, option in enumerate(options):
+        where = f"options[{i}]"
+        pending = state.pending
+        if pending is None:
+            raise fail(f"option {i + 1} comes after the end of the game", where, path, code="K704")
+        if not _legal(option, pending[1]):
+            raise fail(
+                f"option {i + 1}, {game.describe(option)!r}, is not one of the options there",
+                where,
+                path,
+                hint="the save was edited, or made with other dice",
+                code="K704",
             )
-        who, options, site, slot = saved.pending
-        state.pending = (who, options, site, slot)
-    state.winners = saved.winners
-    state.decisions = saved.decisions
-    state.rounds = saved.rounds
-    if state.pending is None and state.winners is None:
-        raise _fail("the game is neither waiting for a decision nor over", "state", path)
+        try:
+            state.apply(option)
+        except KnapperError as err:
+            first = err.diagnostics[0]
+            raise fail(
+                f"replaying option {i + 1} failed: {first.code} {first.message}",
+                where,
+                path,
+                code="K705",
+            ) from None
     return state
 
 
-def _pending_problem(pending: list, players: int, game: Game, top: list) -> str | None:
-    """What is wrong with a saved pending decision `[player, options, site, slot]` waiting in
-    the frame `top`, or None. (`type(x) is int`: JSON `true` is not a player.)"""
-    who, options, site, slot = pending
-    if type(who) is not int or not 0 <= who < players:
-        return f"the player {who!r} is not one of the {players} players (0 to {players - 1})"
-    if not isinstance(options, list) or not options:
-        return "the options are not a non-empty list"
-    if type(site) is not int or not 0 <= site < len(game.sites):
-        return f"{site!r} is not one of the ruleset's {len(game.sites)} `choose` sites"
-    if game.sites[site].proc != game.procs[top[PROC]].name:
-        return f"`choose` site {site} is not in the procedure of the innermost frame"
-    if type(slot) is not int or not 0 <= slot < len(top[LOCALS]):
-        return f"{slot!r} is not a local of the waiting frame (0 to {len(top[LOCALS]) - 1})"
-    return None
+def _legal(option: Any, options: list) -> bool:
+    """Is `option` one of `options`, of the same JSON types (`true` is not the option `1`)?"""
+    return any(_same(option, o) for o in options)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _check_invariants(state: State, path: str) -> None:
+    broken = state.check_invariants()
+    if broken:
+        raise fail(f"the loaded game breaks {broken[0].message}", "state", path, code="K706")

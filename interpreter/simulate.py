@@ -95,10 +95,10 @@ def play_one(
     if save_final is not None:
         from pathlib import Path
 
-        from interpreter.save import dump_state
+        from interpreter.save import dump_state, host_key
 
         target = Path(save_final) / f"{game.name}-{players}p-seed{seed}.json"
-        target.write_bytes(dump_state(state))
+        target.write_bytes(dump_state(state, key=host_key()))
     return result
 
 

@@ -18,6 +18,8 @@ import attrs
 import orjson
 import pytest
 
+from conftest import dump_signed as dump_state  # snapshots: see conftest
+from conftest import load_signed as load_state
 from dsl.codegen.compile import Compiler
 from dsl.codegen.emit import render
 from dsl.codegen.ir import Branch, Call, Instr, Jump, Label, Leave, ProcIR, Step
@@ -28,7 +30,6 @@ from interpreter import save
 from interpreter.api import new_game
 from interpreter.core.chance import ChanceTap
 from interpreter.core.state import RulesetFault, run, start
-from interpreter.save import dump_state, load_state
 from interpreter.scenario import run_file
 
 

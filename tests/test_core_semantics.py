@@ -15,13 +15,14 @@ from itertools import permutations
 import orjson
 import pytest
 
+from conftest import dump_signed as dump_state  # snapshots: see conftest
+from conftest import load_signed as load_state
 from dsl.errors import IllegalMove, RulesetRuntimeError, SaveFileError
 from dsl.pipeline import compile_text
 from interpreter.api import load, new_game
 from interpreter.core import rng
 from interpreter.core.runtime import RUNTIME
 from interpreter.core.state import run
-from interpreter.save import dump_state, load_state
 
 HEADER = """
 ruleset "core"

@@ -128,6 +128,14 @@ def phrase_text(name: str, template: str | None, shown: dict[str, str]) -> str:
     return fill(template, shown)
 
 
+def plain_text(value: Any) -> str:
+    """`str(value)`, except for an integer too long for Python to write in decimal (more
+    than 4300 digits): its size and its first hexadecimal digits."""
+    if type(value) is int and value.bit_length() > 14000:
+        return f"{format(value, '#x')[:18]}… (an integer of {value.bit_length()} bits)"
+    return str(value)
+
+
 def fill(text: str, shown: dict[str, str]) -> str:
     """`text` with each `{name}` place that `shown` names replaced by its words (an effect's
     template, a `log` line, a prompt); other places stay as written."""
@@ -213,4 +221,4 @@ class Game:
                 return phrase.text(value[1:], self.describe)
         if isinstance(value, list):
             return "(" + ", ".join(self.describe(v) for v in value) + ")"
-        return str(value)
+        return plain_text(value)

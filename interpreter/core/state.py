@@ -155,6 +155,9 @@ class State:
         "budget",
         "left",
         "room",
+        "seed",
+        "dealt",
+        "taken",
     )
 
     def __init__(self, game: Game, n: int, rng: int, budget: Budget | None = None):
@@ -175,6 +178,12 @@ class State:
         self.budget = budget if budget is not None else DEFAULT_BUDGET
         self.left = self.budget.steps
         self.room = self.budget.elements
+        # where the game comes from, so a save can be re-derived (interpreter/save.py): the
+        # seed it started with (None: not from a seed, or changed by `set`), the dice
+        # scripted at its start, and every option applied since, in order
+        self.seed: int | None = None
+        self.dealt: tuple[int, ...] = ()
+        self.taken: list[Any] = []
 
     # ------------------------------------------------------------------ the contract
     def decision(self) -> Decision | None:
@@ -213,6 +222,9 @@ class State:
         if pending is not None and option in pending[1] and self.decisions < self.bound:
             if option.__class__ is list:
                 option = copy_deep(option)
+                self.taken.append(copy_deep(option))  # the rules may change their copy
+            else:
+                self.taken.append(option)
             self.pending = None
             self.decisions += 1
             if self.trace is not None:
@@ -340,6 +352,9 @@ class State:
         other.budget = self.budget
         other.left = self.left
         other.room = self.room
+        other.seed = self.seed
+        other.dealt = self.dealt
+        other.taken = copy_deep(self.taken)
         return other
 
     def _shown(self, player: int | None) -> list:
@@ -429,6 +444,7 @@ class State:
     def set(self, name: str, *keys_and_value) -> None:
         *keys, value = keys_and_value
         spec = self.game.var(name)
+        self.seed = None  # the seed and the options taken no longer tell this state
         if not spec.domains:
             self.g[spec.slot] = value
         else:

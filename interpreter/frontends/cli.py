@@ -279,7 +279,12 @@ def _program_or_exit(name: str):
 @main.command()
 @click.argument("ruleset")
 @click.option("-n", "--games", default=100, show_default=True, help="Number of games.")
-@click.option("--seed", default=0, show_default=True, help="Seed of the first game.")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Seed of the first game (default: a random 64-bit one, printed).",
+)
 @click.option("--players", type=int, default=None, help="Number of players (default: fewest).")
 @click.option("--jobs", "-j", default=1, show_default=True, help="Worker processes (joblib).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -314,6 +319,11 @@ def simulate(
     from interpreter.simulate import simulate as run
 
     load(ruleset)  # report compile errors before starting workers
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(64)
+        click.echo(f"seed {seed}", err=True)
     if save_final is not None:
         Path(save_final).mkdir(parents=True, exist_ok=True)
     out = _open_trace(trace_file) if trace_file is not None else None
@@ -386,11 +396,11 @@ def export_final_cmd(save: str, ruleset: str | None, output: str | None) -> None
 
     from interpreter.api import load
     from interpreter.export import export_final
-    from interpreter.save import load_state
+    from interpreter.save import host_key, load_state
 
     data = read_source(Path(save))
     game = load(ruleset) if ruleset is not None else None
-    exported = export_final(load_state(data, game, save))
+    exported = export_final(load_state(data, game, save, key=host_key()))
     text = orjson.dumps(exported, option=orjson.OPT_INDENT_2).decode()
     if output is None:
         click.echo(text)
@@ -470,7 +480,7 @@ def play(ruleset, players, seats, seat, seed, saved, trace_file) -> None:
         raise click.BadParameter("give --seats or --seat, not both", param_hint="--seat")
     chosen = _seats(seats if seats is not None else str(seat or 1))
     if seed is None:
-        seed = secrets.randbelow(1 << 62)
+        seed = secrets.randbits(64)
     play_terminal(ruleset, players, chosen, seed, saved, trace=trace_file)
 
 

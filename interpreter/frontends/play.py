@@ -19,10 +19,11 @@ from dsl.errors import KnapperError
 from dsl.syntax.fmt import cite
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
+from interpreter.core.game import plain_text
 from interpreter.protocol.events import EVERYONE, from_trace
 from interpreter.protocol.labels import label, option_labels, prompt, seat, text
 from interpreter.protocol.observe import groups, shows
-from interpreter.save import dump_state, load_state
+from interpreter.save import dump_state, host_key, load_state
 
 WIDTH = 160  # a variable's line is cut here: the screen is a summary, `v` shows all
 
@@ -58,7 +59,7 @@ def _play(game, players, seats, seed, saved, write) -> None:
     recorder = None
     if saved is not None:
         with open(saved, "rb") as file:
-            state = load_state(file.read(), game, path=saved)
+            state = load_state(file.read(), game, path=saved, key=host_key())
         if write is not None:
             recorder = Recorder(state, seed, write, loaded=saved)
     elif write is not None:
@@ -97,7 +98,8 @@ def _play(game, players, seats, seed, saved, write) -> None:
     click.echo(click.style(f"game over: winner(s) {winners}", bold=True))
     if outcome["scores"] is not None:
         click.echo(
-            "scores: " + ", ".join(f"{seat(i)} {s}" for i, s in enumerate(outcome["scores"]))
+            "scores: "
+            + ", ".join(f"{seat(i)} {plain_text(s)}" for i, s in enumerate(outcome["scores"]))
         )
 
 
@@ -128,13 +130,14 @@ class _Table:
 
     def events(self) -> None:
         """What happened since the last call, as every person at the terminal may know it:
-        a secret choice of another seat shows only that it was made."""
+        a secret choice shows only that it was made, unless its decider is the only person
+        at the terminal (with several, the others read the screen too)."""
         state = self.state
         entries = self.recorder.sync() if self.recorder is not None else list(state.trace)
         if self.recorder is None:
             state.trace.clear()
         for to, event, others in from_trace(state.game, entries):
-            shown = event if to is EVERYONE or to in self.people else others
+            shown = event if to is EVERYONE or [to] == self.people else others
             if shown is not None:
                 click.echo(_event_line(state.game, shown))
 
@@ -164,7 +167,7 @@ class _Table:
                 continue
             if answer.startswith("s "):
                 with open(answer[2:].strip(), "wb") as out:
-                    out.write(dump_state(state))
+                    out.write(dump_state(state, key=host_key()))
                 click.echo(f"saved to {answer[2:].strip()}")
                 continue
             if answer.isdigit() and 1 <= int(answer) <= len(options):

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from dsl.semantics.types import PLAYER, ListOf, Type
-from interpreter.core.game import ChooseSite, Game, fill
+from interpreter.core.game import ChooseSite, Game, fill, plain_text
 
 
 def seat(player: int) -> str:
@@ -96,7 +96,7 @@ def option_labels(game: Game, site: ChooseSite, options: list) -> list[str]:
 def _plain(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(_plain(v) for v in value)
-    return str(value)
+    return plain_text(value)
 
 
 def prompt(state, site: ChooseSite) -> str:

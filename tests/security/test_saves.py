@@ -1,0 +1,158 @@
+"""Untrusted save files: every forgery the review found is refused with a code and a field.
+
+The files in `forged/` were written by the Knapper this work started from (schema 2, which
+held the position itself) and edited the way the review did; that Knapper loaded each one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from dsl.errors import SaveFileError
+from dsl.pipeline import compile_text
+from interpreter.api import load, new_game
+from interpreter.frontends.cli import main
+from interpreter.save import dump_state, load_state
+
+FORGED = Path(__file__).parent / "forged"
+KEY = b"the host's own key"
+
+
+def refusal(data, game=None, key=None) -> SaveFileError:
+    with pytest.raises(SaveFileError) as err:
+        load_state(data, game, "forged.json", key=key)
+    return err.value
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ttt-overwrite.json",  # pending options [5, 0] with X on 5: apply(5) overwrote X
+        "ttt-winners.json",  # winners [7], nothing pending: loaded as a finished game
+        "pig-dice.json",  # "script": [6] * 300 forced every die
+        "pig-bound.json",  # "decisions": -10**18 got past `bound 2000`
+        "pig-cells.json",  # cells set to dicts played on
+        "neanderthal-hand.json",  # a hidden deck's card in P1's hand, twice
+        "ttt-frame.json",  # a frame position equal to the code's length: IndexError on apply
+        "ttt-deep.json",  # 2.3 KB nested 1000 deep: RecursionError in observation and clone
+    ],
+)
+def test_a_forged_position_is_refused(name):
+    err = refusal((FORGED / name).read_bytes())
+    assert err.code == "K703" and "(at schema_version)" in err.render()
+
+
+def test_explain_does_not_call_a_forged_option_legal():
+    out = CliRunner().invoke(main, ["explain", str(FORGED / "ttt-overwrite.json"), "5"])
+    assert out.exit_code == 1 and "legal:" not in out.output and "K703" in out.output
+
+
+def test_export_final_refuses_a_forged_end():
+    out = CliRunner().invoke(main, ["export-final", str(FORGED / "ttt-winners.json")])
+    assert out.exit_code == 1 and '"winners"' not in out.output and "K703" in out.output
+
+
+@pytest.fixture
+def ttt():
+    state = new_game(load("tic-tac-toe"), players=2, seed=3)
+    state.apply(5)
+    return state
+
+
+def test_the_same_forgeries_of_a_record_are_refused(ttt):
+    data = orjson.loads(dump_state(ttt))
+    # O "plays" on X's cell: not an option there
+    err = refusal(orjson.dumps({**data, "options": [5, 5]}))
+    assert err.code == "K704" and "(at options[1])" in err.render()
+    # an unsigned position beside the record
+    err = refusal(orjson.dumps({**data, "state": {"pending": [1, [5, 0], 0, 0]}}))
+    assert err.code == "K707"
+    # more options than the game has decisions
+    full = [5, 1, 2, 3, 9, 4, 6, 7, 8]
+    assert refusal(orjson.dumps({**data, "options": [*full, 1]})).code == "K704"
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("options", [1]),
+        ("seed", "0000000000000009"),
+        ("fingerprint", "0" * 16),
+        ("players", 3),
+        ("dice", [6]),
+        ("layout", "0123456789abcdef"),
+    ],
+)
+def test_a_signed_save_names_the_field_that_does_not_verify(ttt, field, value):
+    data = orjson.loads(dump_state(ttt, key=KEY))
+    err = refusal(orjson.dumps({**data, field: value}), ttt.game, key=KEY)
+    assert err.code == "K707" and f"(at {field})" in err.render()
+
+
+def test_a_signed_snapshot_that_was_edited_is_refused(ttt):
+    data = orjson.loads(dump_state(ttt, key=KEY))
+    data["state"]["pending"][1] = [5, 0]
+    err = refusal(orjson.dumps(data), ttt.game, key=KEY)
+    assert err.code == "K707" and "(at state)" in err.render()
+    assert refusal(dump_state(ttt), ttt.game, key=KEY).code == "K708"  # unsigned
+    assert refusal(dump_state(ttt, key=b"another key"), ttt.game, key=KEY).code == "K707"
+
+
+def test_a_signed_snapshot_loads_without_replay(ttt, monkeypatch):
+    from interpreter import save
+
+    data = dump_state(ttt, key=KEY)
+    monkeypatch.setattr(save, "replay", None)  # a replay would fail
+    again = load_state(data, ttt.game, key=KEY)
+    assert again.legal() == ttt.legal() and dump_state(again) == dump_state(ttt)
+
+
+def test_the_neanderthal_invariants_are_checked_after_loading(monkeypatch):
+    from interpreter.core.state import State
+
+    game = load("neanderthal")
+    state = new_game(game, players=3, seed=0)
+    data = dump_state(state)
+    monkeypatch.setattr(State, "check_invariants", lambda self: [_Broken()])
+    assert refusal(data, game).code == "K706"
+
+
+class _Broken:
+    message = "invariant 'x' does not hold"
+
+
+BIG = """
+ruleset "big"
+players 1
+var n: int = 1
+round max 3 {
+  let k = choose player(1) from [64, 14300] as "how many doublings"
+  repeat k { n = n * 2 }
+  let m = choose player(1) from [n, n + 1] as "a number"
+  if m > 0 { end game winners [player(1)] }
+}
+"""
+
+
+@pytest.mark.parametrize("doublings", [64, 14300])
+def test_large_integers_survive_a_save(doublings):
+    game = compile_text(BIG, "big.knap")
+    state = new_game(game, seed=0)
+    state.apply(doublings)
+    state.apply(state.legal()[1])
+    again = load_state(dump_state(state), game)
+    assert again.get("n") == 2**doublings and again.is_over()
+    signed = load_state(dump_state(state, key=KEY), game, key=KEY)
+    assert signed.get("n") == 2**doublings
+
+
+def test_play_shows_a_4300_digit_integer(tmp_path):
+    path = tmp_path / "big.knap"
+    path.write_text(BIG)
+    out = CliRunner().invoke(main, ["play", str(path), "--seed", "1"], input="2\n1\nq\n")
+    assert out.exception is None or isinstance(out.exception, SystemExit), out.output
+    assert out.exit_code == 0, out.output
