@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from dsl.errors import KnapperError
 from dsl.pipeline import compile_text
 from dsl.semantics.builtins import BUILTINS
+from dsl.semantics.types import ANY, BOOL, INT, PLAYER, ListOf
 from interpreter.api import new_game
 
 BASE = """
@@ -88,3 +90,33 @@ def test_every_builtin_function_is_covered_and_documented():
     for name, spec in BUILTINS.items():
         assert f"{name}(" in covered, name
         assert spec.doc, name
+
+
+# a value of a type no declared argument of a built-in takes: each declared argument given
+# it is refused with K204 at that argument (ints are given a list, lists and players a text)
+def _wrong_value(want) -> str:
+    return "[1]" if want == INT else '"a text"'
+
+
+@pytest.mark.parametrize(
+    "name,n,position",
+    [
+        (name, len(sig), i)
+        for name, spec in BUILTINS.items()
+        for sig in spec.takes
+        for i, want in enumerate(sig)
+        if want != ANY
+    ],
+)
+def test_a_builtin_refuses_an_argument_of_the_wrong_type(name, n, position):
+    sig = BUILTINS[name].signature(n)
+    assert sig is not None
+    right = {INT: "1", BOOL: "true", PLAYER: "player(1)", ListOf(INT): "[1]"}
+    args = [
+        _wrong_value(want) if i == position else right.get(want, "[1]")
+        for i, want in enumerate(sig)
+    ]
+    text = BASE.format(type="int", default="0", expr=f"len([{name}({', '.join(args)})])")
+    with pytest.raises(KnapperError) as err:
+        compile_text(text, "builtins.knap")
+    assert f"K204]: argument {position + 1} of {name}()" in str(err.value)

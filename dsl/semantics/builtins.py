@@ -1,7 +1,8 @@
 """The language's built-in names and functions.
 
-Each built-in says how many arguments it takes, whether it always returns a new list
-(`fresh`, so assignments need not copy), its result type for the checker, and the Python
+Each built-in says how many arguments it takes and of what types (`takes`: one signature
+per number of arguments), whether it always returns a new list (`fresh`, so assignments
+need not copy), its result type for the checker, and the Python
 source it compiles to (a template over its arguments' sources). The helpers the templates
 call (`_player`, `_order_by`, ...) are runtime code: they live in interpreter/core/runtime.py,
 whose namespace the generated code runs in.
@@ -24,6 +25,13 @@ class Builtin:
     template: str  # Python source with {0}, {1} for the arguments' sources
     fresh: bool = False
     doc: str = ""
+    # the types the arguments must fit, one signature per number of arguments; empty: the
+    # checker types the arguments itself (holds, amount, affordable, nodes, rows, values)
+    takes: tuple[tuple[Type, ...], ...] = ()
+
+    def signature(self, n: int) -> tuple[Type, ...] | None:
+        """The argument types of a call with `n` arguments, if declared."""
+        return next((sig for sig in self.takes if len(sig) == n), None)
 
 
 def _elem(types: list[Type]) -> Type:
@@ -46,14 +54,19 @@ def _list_of_first(types: list[Type]) -> Type:
 BUILTINS: dict[str, Builtin] = {
     b.name: b
     for b in [
-        Builtin("len", (1, 1), INT, "len({0})", doc="number of items in a list"),
-        Builtin("sum", (1, 1), INT, "sum({0})", doc="sum of a list of numbers"),
+        Builtin(
+            "len", (1, 1), INT, "len({0})", doc="number of items in a list", takes=((ListOf(ANY),),)
+        ),
+        Builtin(
+            "sum", (1, 1), INT, "sum({0})", doc="sum of a list of numbers", takes=((ListOf(INT),),)
+        ),
         Builtin(
             "min",
             (1, 2),
             _smallest,
             "min({args})",
             doc="the smaller of two numbers, or the smallest item of a non-empty list",
+            takes=((ListOf(INT),), (INT, INT)),
         ),
         Builtin(
             "max",
@@ -61,11 +74,32 @@ BUILTINS: dict[str, Builtin] = {
             _smallest,
             "max({args})",
             doc="the larger of two numbers, or the largest item of a non-empty list",
+            takes=((ListOf(INT),), (INT, INT)),
         ),
-        Builtin("any", (1, 1), BOOL, "any({0})", doc="true if some item is true"),
-        Builtin("all", (1, 1), BOOL, "all({0})", doc="true if every item is true"),
         Builtin(
-            "sorted", (1, 1), _same, "sorted({0})", fresh=True, doc="the list in ascending order"
+            "any",
+            (1, 1),
+            BOOL,
+            "any({0})",
+            doc="true if some item is true",
+            takes=((ListOf(BOOL),),),
+        ),
+        Builtin(
+            "all",
+            (1, 1),
+            BOOL,
+            "all({0})",
+            doc="true if every item is true",
+            takes=((ListOf(BOOL),),),
+        ),
+        Builtin(
+            "sorted",
+            (1, 1),
+            _same,
+            "sorted({0})",
+            fresh=True,
+            doc="the list in ascending order",
+            takes=((ListOf(ANY),),),
         ),
         Builtin(
             "reversed",
@@ -74,6 +108,7 @@ BUILTINS: dict[str, Builtin] = {
             "list(reversed({0}))",
             fresh=True,
             doc="the list back to front",
+            takes=((ListOf(ANY),),),
         ),
         Builtin(
             "unique",
@@ -82,12 +117,27 @@ BUILTINS: dict[str, Builtin] = {
             "_unique({0})",
             fresh=True,
             doc="the list without repeats, first occurrences kept",
+            takes=((ListOf(ANY),),),
         ),
-        Builtin("first", (1, 1), _elem, "({0})[0]", doc="the first item"),
-        Builtin("last", (1, 1), _elem, "({0})[-1]", doc="the last item"),
-        Builtin("abs", (1, 1), INT, "abs({0})", doc="absolute value"),
-        Builtin("count", (2, 2), INT, "({0}).count({1})", doc="occurrences of a value in a list"),
-        Builtin("index", (2, 2), INT, "({0}).index({1})", doc="position of a value (from 0)"),
+        Builtin("first", (1, 1), _elem, "({0})[0]", doc="the first item", takes=((ListOf(ANY),),)),
+        Builtin("last", (1, 1), _elem, "({0})[-1]", doc="the last item", takes=((ListOf(ANY),),)),
+        Builtin("abs", (1, 1), INT, "abs({0})", doc="absolute value", takes=((INT,),)),
+        Builtin(
+            "count",
+            (2, 2),
+            INT,
+            "({0}).count({1})",
+            doc="occurrences of a value in a list",
+            takes=((ListOf(ANY), ANY),),
+        ),
+        Builtin(
+            "index",
+            (2, 2),
+            INT,
+            "({0}).index({1})",
+            doc="position of a value (from 0)",
+            takes=((ListOf(ANY), ANY),),
+        ),
         Builtin(
             "range",
             (2, 2),
@@ -95,6 +145,7 @@ BUILTINS: dict[str, Builtin] = {
             "_range(st, {0}, {1})",
             fresh=True,
             doc="the integers a, a+1, ..., b-1",
+            takes=((INT, INT),),
         ),
         Builtin(
             "order_by",
@@ -103,6 +154,7 @@ BUILTINS: dict[str, Builtin] = {
             "_order_by({0}, {1})",
             fresh=True,
             doc="the items sorted by a list of keys, one per item (stable: ties keep their order)",
+            takes=((ListOf(ANY), ListOf(ANY)),),
         ),
         Builtin(
             "dice",
@@ -111,11 +163,30 @@ BUILTINS: dict[str, Builtin] = {
             "_dice(st, {0}, {1})",
             fresh=True,
             doc="roll a computed number of dice: dice(n, 6) is a list of n six-sided results",
+            takes=((INT, INT),),
         ),
-        Builtin("half_up", (1, 1), INT, "(-(-({0}) // 2))", doc="half, rounded up"),
-        Builtin("half_down", (1, 1), INT, "(({0}) // 2)", doc="half, rounded down"),
-        Builtin("player", (1, 1), PLAYER, "_player(st, {0})", doc="the player in seat n (from 1)"),
-        Builtin("seat", (1, 1), INT, "(({0}) + 1)", doc="a player's seat number (from 1)"),
+        Builtin(
+            "half_up", (1, 1), INT, "(-(-({0}) // 2))", doc="half, rounded up", takes=((INT,),)
+        ),
+        Builtin(
+            "half_down", (1, 1), INT, "(({0}) // 2)", doc="half, rounded down", takes=((INT,),)
+        ),
+        Builtin(
+            "player",
+            (1, 1),
+            PLAYER,
+            "_player(st, {0})",
+            doc="the player in seat n (from 1)",
+            takes=((INT,),),
+        ),
+        Builtin(
+            "seat",
+            (1, 1),
+            INT,
+            "(({0}) + 1)",
+            doc="a player's seat number (from 1)",
+            takes=((PLAYER,),),
+        ),
         Builtin(
             "seats_from",
             (1, 1),
@@ -123,6 +194,7 @@ BUILTINS: dict[str, Builtin] = {
             "_seats_from(st, {0})",
             fresh=True,
             doc="every player in seat order, starting with the given one",
+            takes=((PLAYER,),),
         ),
         Builtin(
             "next_player",
@@ -130,6 +202,7 @@ BUILTINS: dict[str, Builtin] = {
             PLAYER,
             "((({0}) + 1) % st.n)",
             doc="the next player in seat order",
+            takes=((PLAYER,),),
         ),
         Builtin(
             "adjacent",
