@@ -103,6 +103,8 @@ def to_data(state: State) -> dict:
 
 def from_data(data: Any, game: Game, path: str) -> State:
     """The state a snapshot describes, every field checked against `game` (K701)."""
+    if not isinstance(data, dict):
+        raise fail("the snapshot is a JSON object", "state", path)
     try:
         saved = _converter.structure(decode(data, path, "state", exact=False), SavedState)
     except cattrs.BaseValidationError as err:

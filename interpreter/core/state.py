@@ -504,9 +504,9 @@ def _rules_code(state: State, what: str, span: Span, thunk: Any) -> Any:
             RulesetRuntimeError, state.game, diag(fault.code, fault.message, span)
         ) from None
     except EXHAUSTED as err:
-        fault = _exhausted(err)
+        spent = _exhausted(err)
         raise _error(
-            RulesetRuntimeError, state.game, diag(fault.code, fault.message, span)
+            RulesetRuntimeError, state.game, diag(spent.code, spent.message, span)
         ) from None
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         if not _raised_by_rules(err):
@@ -637,9 +637,9 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
     except EXHAUSTED as err:
         fr[1] = pc
         span = _failing_statement(state, fr[0], pc, err)
-        fault = _exhausted(err)
+        spent = _exhausted(err)
         raise _error(
-            RulesetRuntimeError, state.game, _fault_diag(state, fr[0], fault, span)
+            RulesetRuntimeError, state.game, _fault_diag(state, fr[0], spent, span)
         ) from None
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         if not _raised_by_rules(err):

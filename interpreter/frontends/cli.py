@@ -193,10 +193,10 @@ def _base_warnings(program) -> set[tuple | None]:
     bases = [Path(p) for p in program.lineage[1:2]]
     for name in program.combines:
         try:
-            found = find_ruleset(name, relative_to=here, tree=here)
+            combined = find_ruleset(name, relative_to=here, tree=here)
         except KnapperError:  # reported when the variant was resolved (K102)
             continue
-        bases += [found] if found is not None else []
+        bases += [combined] if combined is not None else []
     found: set[tuple | None] = set()
     for base in bases:
         try:

@@ -102,6 +102,16 @@ def test_a_signed_snapshot_that_was_edited_is_refused(ttt):
     assert refusal(dump_state(ttt, key=b"another key"), ttt.game, key=KEY).code == "K707"
 
 
+@pytest.mark.parametrize("snapshot", [7, [], "state", None])
+def test_a_signed_snapshot_that_is_not_an_object_is_refused(ttt, snapshot):
+    from interpreter.save import sign
+
+    data = orjson.loads(dump_state(ttt, key=KEY))
+    data = sign({k: v for k, v in data.items() if k != "signature"} | {"state": snapshot}, KEY)
+    err = refusal(orjson.dumps(data), ttt.game, key=KEY)
+    assert err.code == "K701" and "(at state)" in err.render()
+
+
 def test_a_signed_snapshot_loads_without_replay(ttt, monkeypatch):
     from interpreter import save
 
