@@ -29,6 +29,7 @@ from typing import Any
 import orjson
 
 from dsl.errors import KnapperError, SaveFileError, Span, diag
+from interpreter.core.budget import Budget
 from interpreter.core.game import Game
 from interpreter.core.state import State
 from interpreter.snapshot import decode, encode, fail, from_data, layout, to_data
@@ -120,10 +121,15 @@ def _saved_ruleset(name: str, path: str) -> Game:
 
 
 def load_state(
-    data: bytes | str, game: Game | None = None, path: str = "<save>", key: bytes | None = None
+    data: bytes | str,
+    game: Game | None = None,
+    path: str = "<save>",
+    key: bytes | None = None,
+    budget: Budget | None = None,
 ) -> State:
     """The game a save describes. Without `key` it is replayed from its record; with `key`
-    the signature must verify, and the signed snapshot is taken as it is."""
+    the signature must verify, and the signed snapshot is taken as it is. `budget`: the
+    work budget the game is played (and replayed) with, the default's if None."""
     raw = _read(data, path)
     if game is None:
         game = _saved_ruleset(raw["ruleset"], path)
@@ -152,12 +158,13 @@ def load_state(
                 )
             )
         state = from_data(raw["state"], game, path)
+        state.budget = budget or state.budget
         if raw["seed"] is not None:
             state.seed = int(raw["seed"], 16)
             state.dealt = tuple(raw["dice"])
             state.taken = decode(raw["options"], path, "options")
     else:
-        state = replay(game, raw, path)
+        state = replay(game, raw, path, budget)
     _check_invariants(state, path)
     return state
 
@@ -261,7 +268,7 @@ def _verify(raw: dict[str, Any], key: bytes, path: str) -> None:
         )
 
 
-def replay(game: Game, raw: dict[str, Any], path: str) -> State:
+def replay(game: Game, raw: dict[str, Any], path: str, budget: Budget | None = None) -> State:
     """Play the record again from a fresh game, refusing the first option that is not legal
     where it is taken (K704) and any rule that fails on the way (K705)."""
     from interpreter.api import new_game
@@ -269,7 +276,9 @@ def replay(game: Game, raw: dict[str, Any], path: str) -> State:
     options = decode(raw["options"], path, "options")
     seed = int(raw["seed"], 16)
     try:
-        state = new_game(game, players=raw["players"], seed=seed, dice=list(raw["dice"]) or None)
+        state = new_game(
+            game, players=raw["players"], seed=seed, dice=list(raw["dice"]) or None, budget=budget
+        )
     except KnapperError as err:
         raise fail(err.diagnostics[0].message, "players", path) from None
     for i, option in enumerate(options):

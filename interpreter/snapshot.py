@@ -209,12 +209,12 @@ def _pending_problem(pending: list, players: int, game: Game, top: list) -> str 
 
 
 def encode(value: Any) -> Any:
-    """A game value (or a structure of them) as JSON data: integers beyond 64 bits become
-    `{"int": "<hexadecimal>"}`, which needs no decimal conversion (Python limits those to
-    4300 digits) and no reader with big integers."""
+    """A game value (or a structure of them) as new JSON data, tuples as lists: integers
+    beyond 64 bits become `{"int": "<hexadecimal>"}`, which needs no decimal conversion
+    (Python limits those to 4300 digits) and no reader with big integers."""
     if type(value) is int and not _LOW <= value <= _HIGH:
         return {"int": format(value, "x")}  # a sign, then hexadecimal digits
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [encode(item) for item in value]
     if isinstance(value, dict):
         return {key: encode(item) for key, item in value.items()}

@@ -14,7 +14,7 @@ from referencing import Registry, Resource
 
 from conftest import ALL_RULESETS, FIXTURES
 from dsl.errors import SaveFileError
-from dsl.pipeline import compile_path
+from dsl.pipeline import compile_path, compile_text
 from interpreter.api import load
 from interpreter.protocol import SCHEMAS, ProtocolError, Session, schema_of
 
@@ -377,3 +377,22 @@ def test_a_view_shows_a_seat_his_own_entries_apart_from_the_others():
     session.state.set("score", 1, 5)
     assert _view_lines(session.state, 0) == [("Yours", "  score: 1"), ("Theirs", "  score: P2 5")]
     assert _view_lines(session.state, 1) == [("Yours", "  score: 5"), ("Theirs", "  score: P1 1")]
+
+
+def test_a_number_past_64_bits_reaches_the_view_as_hexadecimal():
+    # 2^200 is inside the budget's size of numbers (256 bits) but past what JSON readers keep
+    game = compile_text(
+        'ruleset "big"\nplayers 2\nvar x: int = 1\nround max 1 {\n'
+        "  repeat 200 { x = x + x }\n"
+        '  let c = choose player(1) from [1, 2] as "pick"\n  end game winners []\n}\n',
+        "big.knap",
+    )
+    view = Session(game, players=2, seed=1).view(1)
+    valid("view", view)
+    assert view["observation"]["x"] == {"int": format(2**200, "x")}
+    orjson.dumps(view)  # a reader of 64-bit integers can read it
+
+
+def test_a_session_without_a_seed_draws_a_random_one():
+    game = load("pig")
+    assert len({Session(game, players=2).seed for _ in range(3)}) == 3

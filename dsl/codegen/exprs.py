@@ -34,6 +34,15 @@ def _small_literal(e) -> bool:
     return isinstance(e, ast.IntLit) and abs(e.value) < 1 << 16
 
 
+def _checked(a: str, b: str, op: str, helper: str) -> str:
+    """`a op b` of two numbers, with the budget's size of numbers checked when an operand is
+    past 64 bits. Operands that are plain names or cells are read twice and compared inline,
+    without a call; others go through the helper."""
+    if _PLAIN.match(a) and _PLAIN.match(b):
+        return f"({a} {op} {b} if -_T < {a} < _T and -_T < {b} < _T else {helper}(st, {a}, {b}))"
+    return f"{helper}(st, {a}, {b})"
+
+
 def steady(expr) -> bool:
     """Can nothing change the list `expr` gives while a loop walks it? True of a list built
     for the occasion and of a row's field (rows are constants), so the loop need not walk a
@@ -293,16 +302,18 @@ class Exprs(Visitor):
 
     @on(ast.BinOp)
     def x_BinOp(self, e: ast.BinOp, scope):
-        # the work budget (interpreter/core/budget.py) sees the two operations whose result
-        # can outgrow their operands many times over: a product, and lists joined
-        if e.op == "*" and not _small_literal(e.left) and not _small_literal(e.right):
-            a, b = self.x(e.left, scope), self.x(e.right, scope)
-            if _PLAIN.match(a) and _PLAIN.match(b):  # read twice: no call, no side effect
-                return f"({a} * {b} if -_T < {a} < _T and -_T < {b} < _T else _mul(st, {a}, {b}))"
-            return f"_mul(st, {a}, {b})"
+        # the work budget (interpreter/core/budget.py) sees the operations whose result can
+        # outgrow their operands when repeated: products, sums and differences of numbers
+        # (one added to itself doubles), and lists joined. A sum with a literal grows by a
+        # bit at most, so it is not checked.
         if e.op == "+" and may_be_list(self.typing.of(e)):
             return f"_join(st, {self.x(e.left, scope)}, {self.x(e.right, scope)})"
-        return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"
+        a, b = self.x(e.left, scope), self.x(e.right, scope)
+        if e.op == "*" and not (_small_literal(e.left) and _small_literal(e.right)):
+            return _checked(a, b, "*", "_mul")
+        if e.op in ("+", "-") and not (_small_literal(e.left) or _small_literal(e.right)):
+            return _checked(a, b, e.op, "_add" if e.op == "+" else "_sub")
+        return f"({a} {e.op} {b})"
 
     @on(ast.FieldGet)
     def x_FieldGet(self, e: ast.FieldGet, scope):

@@ -2,8 +2,9 @@
 
 Part of the engine. In: a `Budget` (kept on the `State`), and the calls that generated code
 makes where work grows: at the start of each loop, at each `fn` call, for each list built
-from a count, for each product. Out: nothing, or a `RulesetFault` K421-K423 that the run
-loop turns into a `RulesetRuntimeError` at the statement that was running.
+from a count, for each product, sum and difference of large numbers. Out: nothing, or a
+`RulesetFault` K421-K423 that the run loop turns into a `RulesetRuntimeError` at the
+statement that was running.
 
 The counters live on the state (`left`: steps, `room`: elements) and are reset whenever the
 engine starts running rules (`interpreter.core.state.run`, and the ruleset's code a tool
@@ -109,12 +110,32 @@ def _mul(st, a, b):
     """`a * b`, refused when the product would be larger than the budget's `int_bits`."""
     limit = st.budget.int_bits
     if a.bit_length() + b.bit_length() > limit + 1 or (a * b).bit_length() > limit:
-        _fault(
-            "K423",
-            f"a product of a {a.bit_length()}-bit and a {b.bit_length()}-bit number is "
-            f"past the budget's limit of {limit} bits",
-        )
+        _too_large(st, "product", a, b)
     return a * b
+
+
+def _add(st, a, b):
+    """`a + b` of two numbers, refused when the sum is larger than the budget's `int_bits`."""
+    out = a + b
+    if out.bit_length() > st.budget.int_bits:
+        _too_large(st, "sum", a, b)
+    return out
+
+
+def _sub(st, a, b):
+    """`a - b` of two numbers, refused like `_add`."""
+    out = a - b
+    if out.bit_length() > st.budget.int_bits:
+        _too_large(st, "difference", a, b)
+    return out
+
+
+def _too_large(st, what: str, a, b):
+    _fault(
+        "K423",
+        f"a {what} of a {a.bit_length()}-bit and a {b.bit_length()}-bit number is past "
+        f"the budget's limit of {st.budget.int_bits} bits",
+    )
 
 
 # Compiled code multiplies two numbers below this size without a call: their product is
@@ -129,5 +150,7 @@ HELPERS = {
     "_range": _range,
     "_join": _join,
     "_mul": _mul,
+    "_add": _add,
+    "_sub": _sub,
     "_out_of_steps": _out_of_steps,
 }

@@ -13,6 +13,7 @@ meant for one thread at a time; a server keeps one lock per session.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import orjson
@@ -25,6 +26,7 @@ from interpreter.protocol.events import EVERYONE, changes, from_trace
 from interpreter.protocol.labels import option_labels, prompt, text
 from interpreter.protocol.moves import moves
 from interpreter.protocol.observe import observe, schema, wire
+from interpreter.snapshot import encode
 
 SPECTATOR = "spectator"  # an event's `to` for what the spectators' view shows
 PROTOCOL = 1  # the version of every message's shape; docs/protocol.md says what changes it
@@ -48,7 +50,9 @@ class ProtocolError(KnapperError):
 
 
 class Session:
-    def __init__(self, game: Game, players: int | None = None, seed: int = 0):
+    def __init__(self, game: Game, players: int | None = None, seed: int | None = None):
+        # without a seed, a random one: a known or guessable seed tells every hidden card
+        seed = secrets.randbits(64) if seed is None else seed
         try:  # the setup waits until the trace that makes the first events is kept
             state = new_game(game, players=players, seed=seed, run_now=False)
         except KnapperError as err:  # K503: a number of players the ruleset does not allow
@@ -91,7 +95,7 @@ class Session:
             "version": self.version,
             "seat": seat,
             "players": state.n,
-            "observation": orjson.loads(orjson.dumps(self._seen[self._viewers().index(player)])),
+            "observation": encode(self._seen[self._viewers().index(player)]),
             "to_move": self.to_move(),
             "events_since": self.events(seat, since),
             "last_event": self._events[-1][0] if self._events else 0,
@@ -144,9 +148,9 @@ class Session:
             if seq <= since:
                 continue
             if to is EVERYONE or to == (SPECTATOR if player is None else player):
-                out.append({"seq": seq, **event})
+                out.append(encode({"seq": seq, **event}))
             elif others is not None:
-                out.append({"seq": seq, **others})
+                out.append(encode({"seq": seq, **others}))
         return out
 
     def schema(self) -> dict[str, Any]:

@@ -41,6 +41,9 @@ CASES = {
     "squaring": ("", "  repeat 40 { x = x * x }", "K423"),
     "doubling a list": ("", "  xs = [1]\n  repeat 60 { xs = xs + xs }", "K422"),
     "while": ("", "  while x > 0 max 1000000000 { x += 1 }", "K421"),
+    "doubling a number": ("", "  repeat 5000 { x = x + x }", "K423"),
+    "tripling by a literal": ("", "  repeat 5000 { x = x * 3 }", "K423"),
+    "taking away the negative": ("", "  repeat 5000 { x = x - (0 - x) }", "K423"),
     "for in for": ("", "  xs = range(0, 5000)\n  for a in xs { for b in xs { x += 1 } }", "K421"),
 }
 

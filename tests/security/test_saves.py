@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from dsl.errors import SaveFileError
 from dsl.pipeline import compile_text
 from interpreter.api import load, new_game
+from interpreter.core.budget import Budget
 from interpreter.frontends.cli import main
 from interpreter.save import dump_state, load_state
 
@@ -148,21 +149,34 @@ round max 3 {
 """
 
 
+# a host may allow numbers far past the default budget's 256 bits: they survive its saves
+ROOMY = Budget(int_bits=20_000)
+
+
 @pytest.mark.parametrize("doublings", [64, 14300])
 def test_large_integers_survive_a_save(doublings):
     game = compile_text(BIG, "big.knap")
-    state = new_game(game, seed=0)
+    state = new_game(game, seed=0, budget=ROOMY)
     state.apply(doublings)
     state.apply(state.legal()[1])
-    again = load_state(dump_state(state), game)
+    again = load_state(dump_state(state), game, budget=ROOMY)
     assert again.get("n") == 2**doublings and again.is_over()
-    signed = load_state(dump_state(state, key=KEY), game, key=KEY)
+    signed = load_state(dump_state(state, key=KEY), game, key=KEY, budget=ROOMY)
     assert signed.get("n") == 2**doublings
 
 
-def test_play_shows_a_4300_digit_integer(tmp_path):
+def test_a_save_replayed_with_a_smaller_budget_is_refused_at_the_rule():
+    game = compile_text(BIG, "big.knap")
+    state = new_game(game, seed=0, budget=ROOMY)
+    state.apply(14300)
+    err = refusal(dump_state(state), game)
+    assert err.code == "K705" and "K423" in err.render()
+
+
+def test_play_refuses_a_4300_digit_integer_at_the_rule(tmp_path):
+    # the default budget stops the doubling at 256 bits, long before Python's 4300 digits
     path = tmp_path / "big.knap"
     path.write_text(BIG)
     out = CliRunner().invoke(main, ["play", str(path), "--seed", "1"], input="2\n1\nq\n")
     assert out.exception is None or isinstance(out.exception, SystemExit), out.output
-    assert out.exit_code == 0, out.output
+    assert "error[K423]" in out.output and "n = n * 2" in out.output, out.output

@@ -248,8 +248,8 @@ class Calls:
             self.expect(self.expr(args[0], scope), want, args[0].span, "a cost")
             return BOOL
         types = [self.expr(a, scope) for a in args]
-        for i, (t, want, a) in enumerate(zip(types, spec.signature(len(args)) or (), args)):
-            self.expect(t, want, a.span, f"argument {i + 1} of {c.name}()")
+        for i, (t, wanted, a) in enumerate(zip(types, spec.signature(len(args)) or (), args)):
+            self.expect(t, wanted, a.span, f"argument {i + 1} of {c.name}()")
         if c.name in ("holds", "amount"):
             read = CONDITION if c.name == "holds" else MEASURE
             verb = "tests" if c.name == "holds" else "reads"
