@@ -248,8 +248,9 @@ class Calls:
             self.expect(self.expr(args[0], scope), want, args[0].span, "a cost")
             return BOOL
         types = [self.expr(a, scope) for a in args]
-        for i, (t, wanted, a) in enumerate(zip(types, spec.signature(len(args)) or (), args)):
-            self.expect(t, wanted, a.span, f"argument {i + 1} of {c.name}()")
+        declared = spec.signature(len(args)) or ()
+        for i, (given, wanted, arg) in enumerate(zip(types, declared, args)):
+            self.expect(given, wanted, arg.span, f"argument {i + 1} of {c.name}()")
         if c.name in ("holds", "amount"):
             read = CONDITION if c.name == "holds" else MEASURE
             verb = "tests" if c.name == "holds" else "reads"
