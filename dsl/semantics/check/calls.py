@@ -249,8 +249,8 @@ class Calls:
             return BOOL
         types = [self.expr(a, scope) for a in args]
         declared = spec.signature(len(args)) or ()
-        for i, (given, wanted, arg) in enumerate(zip(types, declared, args)):
-            self.expect(given, wanted, arg.span, f"argument {i + 1} of {c.name}()")
+        for i, (given, expected, arg) in enumerate(zip(types, declared, args)):
+            self.expect(given, expected, arg.span, f"argument {i + 1} of {c.name}()")
         if c.name in ("holds", "amount"):
             read = CONDITION if c.name == "holds" else MEASURE
             verb = "tests" if c.name == "holds" else "reads"
