@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from security.fuzzing import FORMS, RULESETS, edited_save, run_ruleset, run_save
@@ -34,3 +35,11 @@ def test_a_random_typed_ruleset_is_refused_or_played_never_crashes(text):
 def test_an_edited_save_is_refused_or_played_never_crashes(name, seed, moves, form):
     result = run_save(name, edited_save(name, seed, moves, form), seed, form)
     assert result == "refused" if form == "tampered" else result in ("refused", "played")
+
+
+@pytest.mark.parametrize("seed,moves", [(981, 19), (206, 3)])
+def test_the_long_runs_finds_are_refused(seed, moves):
+    # re-signed Neanderthal snapshots holding a value of a kind its variable never holds:
+    # the invariants' rules failed on them with a TypeError and a KeyError (now K706)
+    text = edited_save("neanderthal", seed, moves, "resigned")
+    assert run_save("neanderthal", text, seed, "resigned") == "refused"
