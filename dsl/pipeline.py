@@ -23,11 +23,14 @@ def load_program(text: str, path: str) -> tuple[Program | None, list[Diagnostic]
     return (checked.program if checked else None), diagnostics, sources
 
 
-def check_text(text: str, path: str) -> tuple[Checked | None, list[Diagnostic], dict[str, str]]:
+def check_text(
+    text: str, path: str, tree: Path | None = None
+) -> tuple[Checked | None, list[Diagnostic], dict[str, str]]:
     """Parse, resolve and check once: the checked program (when it resolved), every
-    diagnostic, sorted (those of resolving too), and the source texts."""
+    diagnostic, sorted (those of resolving too), and the source texts. `tree`: the folder
+    the files it names must lie in, besides the bundled rulesets (`resolve_text`)."""
     with _within_limits(text, path):
-        program, diagnostics, sources = resolve_text(text, path)
+        program, diagnostics, sources = resolve_text(text, path, tree)
         if program is None:
             return None, sorted(diagnostics, key=Diagnostic.sort_key), sources
         checked = check_program(program)
@@ -35,8 +38,11 @@ def check_text(text: str, path: str) -> tuple[Checked | None, list[Diagnostic], 
     return checked, sorted(found, key=Diagnostic.sort_key), sources
 
 
-def compile_text(text: str, path: str = "<string>") -> Game:
-    checked, diagnostics, sources = check_text(text, path)
+def compile_text(text: str, path: str = "<string>", tree: Path | None = None) -> Game:
+    """The game of `text`, written as if at `path`; `tree` as for `check_text` (a text
+    with no folder of its own, such as an upload, passes the bundled rulesets' root, so it
+    may name nothing but them)."""
+    checked, diagnostics, sources = check_text(text, path, tree)
     errors = [d for d in diagnostics if d.severity == "error"]
     if checked is None or errors:
         raise CheckProblem(errors or diagnostics, sources)

@@ -66,8 +66,12 @@ class _Loader:
             return None
 
 
-def resolve_text(text: str, path: str) -> tuple[Program | None, list[Diagnostic], dict[str, str]]:
-    loader = _Loader(Path(path).parent, sources={path: text})
+def resolve_text(
+    text: str, path: str, tree: Path | None = None
+) -> tuple[Program | None, list[Diagnostic], dict[str, str]]:
+    """The program of `text`, written as if at `path`. The files it names must lie in `tree`
+    (the folder of `path` by default) or the bundled rulesets."""
+    loader = _Loader(Path(path).parent if tree is None else tree, sources={path: text})
     try:
         file = parse(text, path)
     except KnapperError as err:

@@ -137,6 +137,24 @@ class RulesetFault(Exception):
         self.message = message
 
 
+# What applying an option changes in a state, besides its scripted dice: what a failed
+# option puts back (`State._go_back`).
+_GAME_FIELDS = (
+    "g",
+    "stack",
+    "rng",
+    "pending",
+    "winners",
+    "decisions",
+    "rounds",
+    "left",
+    "room",
+    "seed",
+    "dealt",
+    "taken",
+)
+
+
 class State:
     __slots__ = (
         "game",
@@ -220,6 +238,8 @@ class State:
         # the hot path of every playout: keep it short (1 = OPTIONS, 0 = WHO, 2 = SITE,
         # 3 = SLOT: literal indices, because reading a module constant costs a lookup)
         if pending is not None and option in pending[1] and self.decisions < self.bound:
+            # a state its record does not tell (`set`, a scenario) keeps a copy to go back to
+            before = self.clone() if self.seed is None else None
             if option.__class__ is list:
                 option = copy_deep(option)
                 self.taken.append(copy_deep(option))  # the rules may change their copy
@@ -231,11 +251,37 @@ class State:
                 self.trace.append(
                     ("decision", pending[0], pending[2], option, self._placed(pending[2]))
                 )
-            if option.__class__ is list and self.game.options and self._take_offer(pending, option):
-                return
-            run(self, pending[3], option)
+            try:
+                if (
+                    option.__class__ is list
+                    and self.game.options
+                    and self._take_offer(pending, option)
+                ):
+                    return
+                run(self, pending[3], option)
+            except KnapperError:
+                self._go_back(before)
+                raise
             return
         raise self._refusal(option)
+
+    def _go_back(self, before: State | None) -> None:
+        """A rule failed while an option was applied: put the game back where it was before
+        that option, from the copy `before`, or else played again from its record (seed,
+        dice, the options taken before). The trace keeps what ran, as a log of the attempt."""
+        if before is None:
+            from interpreter.core import rng  # imported here: it imports this module
+
+            assert self.seed is not None, "a state without a seed keeps a copy"
+            before = start(
+                self.game, self.n, rng.seed_state(self.seed), list(self.dealt), budget=self.budget
+            )
+            before.seed, before.dealt = self.seed, self.dealt
+            for option in self.taken[:-1]:
+                before.apply(option)
+        self.script[:] = before.script  # in place: it may be a front-end's chance tap
+        for name in _GAME_FIELDS:
+            setattr(self, name, getattr(before, name))
 
     def _placed(self, site: int) -> tuple:
         """The values of the locals decision `site`'s prompt names, as the waiting frame

@@ -20,6 +20,7 @@ from dsl.syntax.fmt import cite
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
 from interpreter.core.game import plain_text
+from interpreter.frontends.shown import plain
 from interpreter.protocol.events import EVERYONE, from_trace
 from interpreter.protocol.labels import label, option_labels, prompt, seat, text
 from interpreter.protocol.observe import groups, shows
@@ -77,7 +78,7 @@ def _play(game, players, seats, seed, saved, write) -> None:
     if bad:
         raise click.BadParameter(f"the seats are 1 to {state.n}, not {bad}", param_hint="--seats")
     you = ", ".join(seat(p) for p in people)
-    click.echo(
+    _say(
         f"{game.title}, seed {seed}: you are {you} of {state.n}. "
         "Type a number, `v` to see everything, `q` to quit, `s FILE` to save."
     )
@@ -95,9 +96,9 @@ def _play(game, players, seats, seed, saved, write) -> None:
     outcome = state.outcome()
     assert outcome is not None, "the loop ends only when the game is over or abandoned"
     winners = ", ".join(seat(p) for p in outcome["winners"]) or "nobody"
-    click.echo(click.style(f"game over: winner(s) {winners}", bold=True))
+    _say(f"game over: winner(s) {winners}", bold=True)
     if outcome["scores"] is not None:
-        click.echo(
+        _say(
             "scores: "
             + ", ".join(f"{seat(i)} {plain_text(s)}" for i, s in enumerate(outcome["scores"]))
         )
@@ -139,28 +140,29 @@ class _Table:
         for to, event, others in from_trace(state.game, entries):
             shown = event if to is EVERYONE or [to] == self.people else others
             if shown is not None:
-                click.echo(_event_line(state.game, shown))
+                line, dim = _event_line(shown)
+                _say(line, dim=dim)
 
     def ask(self, decision, site) -> bool:
         state = self.state
         game = state.game
         who = decision.player
         if len(self.people) > 1 and who != self.last:
-            click.echo(click.style(f"== now {seat(who)} ==", bold=True, reverse=True))
+            _say(f"== now {seat(who)} ==", bold=True, reverse=True)
         self.last = who
         self.screen(who, changes_only=who in self.shown)
         rule = f" ({cite(site.cite).strip()})" if site.cite else ""
         asked = prompt(state, site)
-        click.echo(click.style(f"{seat(who)}, {asked}{rule}", bold=True))
+        _say(f"{seat(who)}, {asked}{rule}", bold=True)
         options = list(decision.options)
         labels = option_labels(game, site, options)
         for i, (option, short) in enumerate(zip(options, labels), start=1):
             words = text(game, option, short)
-            click.echo(f"  {i}. {words}")
+            _say(f"  {i}. {words}")
         while True:
             answer = click.prompt("your choice", default="", show_default=False).strip()
             if answer == "q":
-                click.echo("game abandoned")
+                _say("game abandoned")
                 return False
             if answer == "v":
                 self.screen(who, changes_only=False)
@@ -168,12 +170,12 @@ class _Table:
             if answer.startswith("s "):
                 with open(answer[2:].strip(), "wb") as out:
                     out.write(dump_state(state, key=host_key()))
-                click.echo(f"saved to {answer[2:].strip()}")
+                _say(f"saved to {answer[2:].strip()}")
                 continue
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 state.apply(options[int(answer) - 1])
                 return True
-            click.echo(f"type a number from 1 to {len(options)}")
+            _say(f"type a number from 1 to {len(options)}")
 
     def screen(self, who: int, changes_only: bool) -> None:
         """What `who` may see: every line, or those changed since his last screen."""
@@ -186,25 +188,32 @@ class _Table:
             heading = f"-- round {state.rounds}: what changed for {seat(who)} --"
         else:
             heading = f"-- round {state.rounds}: what {seat(who)} sees --"
-        click.echo(click.style(heading, bold=True))
+        _say(heading, bold=True)
         titled = len(state.game.views) > 0
         group = None
         for title, line in lines:
             if titled and title != group:
-                click.echo(click.style(f" {title}", underline=True))
+                _say(f" {title}", underline=True)
                 group = title
-            click.echo(line)
+            _say(line)
 
 
-def _event_line(game, event: dict[str, Any]) -> str:
+def _say(line: str, **style: bool) -> None:
+    """Print a line of the screen: the text a ruleset wrote in it (names, titles, prompts,
+    `log` lines) without control characters or escapes, then styled by Knapper."""
+    click.echo(click.style(plain(line), **style) if style else plain(line))
+
+
+def _event_line(event: dict[str, Any]) -> tuple[str, bool]:
+    """An event as a line, and whether it is shown dim (dice and `log` lines)."""
     kind = event["kind"]
     if kind in ("decision", "forced"):
         what = "(a secret choice)" if event.get("secret") else event["label"]
         lead = "applied, the only option: " if kind == "forced" else ""
-        return f"P{event['seat']} {event['prompt']}: {lead}{what}"
+        return f"P{event['seat']} {event['prompt']}: {lead}{what}", False
     if kind == "die":
-        return click.style(f"  · rolled {event['value']} (d{event['sides']})", dim=True)
-    return click.style(f"  · {event['line']}", dim=True)
+        return f"  · rolled {event['value']} (d{event['sides']})", True
+    return f"  · {event['line']}", True
 
 
 def _view_lines(state, player: int) -> list[tuple[str, str]]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from dsl.errors import IllegalMove, KnapperError, SaveFileError, Span, diag
+from dsl.errors import KnapperError, SaveFileError, Span, diag
 from interpreter.api import new_game
 from interpreter.core.game import Game
 from interpreter.core.state import run
@@ -162,7 +162,8 @@ class Session:
         """Take `option` (a decision option's `value`) for `seat`, if `version` is the
         session's: the new view of that seat, with the events after `since`. Anything
         else raises `ProtocolError` (K501 over, K506 stale version, K507 not this seat's
-        turn, K508 no such seat, K502 not an option, K410 past the bound) and changes
+        turn, K508 no such seat, K502 not an option, K410 past the bound, and the code of
+        a rule that fails on the move, such as K401 or a work budget's K421-K424) and changes
         nothing."""
         player = self._player(seat)
         if player is None:
@@ -192,8 +193,9 @@ class Session:
         self._before.append((self.state.rng, len(self.state.script)))
         try:
             self.state.apply(matches[0])
-        except IllegalMove as err:  # past the bound: nothing changed
+        except KnapperError as err:  # past the bound, or a rule failed: nothing changed
             self._before.pop()
+            self.state.trace = []  # what the failed move traced is not an event
             raise ProtocolError(err.diagnostics[0], err.sources, "option") from None
         self.moves.append(matches[0])
         self.movers.append(player)

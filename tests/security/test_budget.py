@@ -122,3 +122,66 @@ def test_python_running_out_inside_the_rules_is_a_k424(error, monkeypatch):
 def test_a_budget_must_be_positive():
     with pytest.raises(ValueError):
         Budget(steps=0)
+
+
+STEPS = """ruleset "unchanged"
+players 2
+var x: int = 2
+var rolled: list of int = []
+proc work() §W1 {
+  rolled = roll 3d6
+  x = 99
+  repeat 1000000000000 { x += 1 }
+}
+round max 1 {
+  rolled = roll 2d6
+  let c = choose player(1) from [1, 2] as "pick"
+  if c == 2 { work() }
+  x += c
+  let d = choose player(2) from [1, 2] as "again"
+  end game winners []
+}
+"""
+
+
+def _looks(state) -> tuple:
+    return (
+        state.get("x"),
+        state.get("rolled"),
+        state.rng,
+        state.waiting(),
+        state.frames(),
+        state.decisions,
+        list(state.taken),
+    )
+
+
+@pytest.mark.parametrize("told_by", ["its record", "a copy"])
+def test_a_failed_option_leaves_the_state_as_it_was(told_by):
+    game = compile_text(STEPS, "unchanged.knap")
+    state = new_game(game, players=2, seed=7, budget=SMALL)
+    if told_by == "a copy":
+        state.set("x", 5)  # a state its seed and options no longer tell
+    before = _looks(state)
+    with pytest.raises(RulesetRuntimeError) as caught:
+        state.apply(2)
+    assert caught.value.code == "K421"
+    assert _looks(state) == before
+    state.apply(1)  # and the game goes on from there
+    assert state.get("x") == before[0] + 1 and state.waiting().who == 1
+
+
+def test_a_failed_move_of_a_session_changes_nothing():
+    from interpreter.protocol.session import ProtocolError, Session
+
+    game = compile_text(STEPS, "unchanged.knap")
+    session = Session(game, 2, seed=7)
+    session.state.budget = SMALL
+    view = session.view(1)
+    events = session.events(None)
+    with pytest.raises(ProtocolError) as caught:
+        session.move(1, 2, session.version)
+    assert caught.value.code == "K421"
+    assert session.view(1) == view and session.events(None) == events
+    session.move(1, 1, session.version)
+    assert session.to_move() == 2

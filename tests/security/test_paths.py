@@ -148,3 +148,33 @@ def test_plain_and_literal_strip_controls_and_escape_markup():
     assert plain("a\x1b[2J\rb\x1b]0;title\x07c\u202ed\x00") == "abcd"
     assert literal("[link=file:///etc]x[/link]") == "\\[link=file:///etc]x\\[/link]"
     assert orjson.loads(orjson.dumps(plain("é ✓"))) == "é ✓"
+
+
+def test_play_prints_a_rulesets_words_without_controls(project):
+    ruleset = project / "r.knap"
+    ruleset.write_text(
+        'ruleset "r"\ntitle "T\x1b[2Jitle"\nplayers 2\nvar total: int = 0\nround max 1 {\n'
+        '  log "seen\x1b]0;owned\x07 here"\n'
+        '  let c = choose player(1) from ["a\x1b[31mb", "c"] as "pick\\r one"\n'
+        "  end game winners []\n}\n"
+    )
+    out = CliRunner().invoke(main, ["play", str(ruleset), "--seed", "1"], input="1\n")
+    assert out.exit_code == 0, out.output
+    assert "\x1b" not in out.output and "\x07" not in out.output and "\r" not in out.output
+    assert "Title, seed 1" in out.output and "seen here" in out.output
+    assert "1. ab" in out.output
+
+
+def test_an_upload_to_the_server_names_no_file_of_its_folder(outside, monkeypatch):
+    from interpreter.frontends.web.app import Tables
+    from interpreter.frontends.web.store import Store
+
+    (outside / "secret-lib.knap").write_text(f'library "lib"\nparam word: int = 1\n# {SECRET}\n')
+    monkeypatch.chdir(outside)  # the server runs where the outside files are
+    tables = Tables(Store(outside / "games.db"))
+    with pytest.raises(KnapperError) as err:
+        tables.ruleset(None, _game('ruleset "up"\nimport "secret-lib.knap"'))
+    codes = [d.code for d in err.value.diagnostics]
+    assert "K102" in codes and SECRET not in err.value.render(), codes
+    _key, game = tables.ruleset(None, 'variant "up" extends "pig"\nreplace title "Up"\n')
+    assert game.title == "Up"  # the bundled rulesets stay open to an upload

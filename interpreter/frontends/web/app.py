@@ -29,6 +29,7 @@ from starlette.routing import Route
 
 from dsl.errors import KnapperError, Span, diag
 from dsl.pipeline import compile_text
+from dsl.resources import rulesets_root
 from dsl.semantics.resolve import bundled_names
 from interpreter.api import load
 from interpreter.core.game import Game
@@ -80,7 +81,13 @@ class Tables:
         with self._lock:
             game = self._games.get(key)
             if game is None:
-                game = compile_text(source, f"{key}.knap") if source is not None else load(key)
+                # an upload has no folder: it may name the bundled rulesets only, never
+                # a file of the server's working directory
+                game = (
+                    compile_text(source, f"{key}.knap", tree=rulesets_root())
+                    if source is not None
+                    else load(key)
+                )
                 self._games[key] = game
         return key, game
 
