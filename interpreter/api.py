@@ -6,6 +6,7 @@ state = new_game(game, players=3, seed=7)
 
 from __future__ import annotations
 
+import secrets
 import threading
 from pathlib import Path
 
@@ -71,7 +72,7 @@ _locks_guard = threading.Lock()  # held only to find or add a file's lock
 def new_game(
     game: Game,
     players: int | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     dice: list[int] | None = None,
     run_now: bool = True,
     budget: Budget | None = None,
@@ -81,9 +82,9 @@ def new_game(
     work of the rules between two decisions (`interpreter.core.budget.Budget`; its
     defaults by default).
 
-    `seed` defaults to 0 so that tests and golden files are reproducible; a front-end that
-    seats real players passes a random one (`secrets.randbits(64)`): a known or guessable
-    seed tells every die and every hidden card."""
+    Without a `seed` the game draws a random 64-bit one (`secrets.randbits(64)`), kept as
+    `state.seed` so the game can be played again: a known or guessable seed tells every die
+    and every hidden card. Tests and golden files pass their seed."""
     n = players if players is not None else game.players[0]
     lo, hi = game.players
     if not lo <= n <= hi:
@@ -94,6 +95,8 @@ def new_game(
                 Span(game.name, 0, 0, 0, 0),
             )
         )
+    if seed is None:
+        seed = secrets.randbits(64)
     state = start(game, n, rng.seed_state(seed), script=dice, run_now=run_now, budget=budget)
     # only the seed's low 64 bits reach the generator, so they are all a save needs
     state.seed = seed & rng.MASK

@@ -18,6 +18,7 @@ from joblib import Parallel, delayed
 from dsl.errors import KnapperError
 from interpreter.agents import RandomAgent, play_out
 from interpreter.api import load, new_game
+from interpreter.core.budget import Budget
 
 
 @attrs.frozen
@@ -58,10 +59,12 @@ def play_one(
     check_invariants: bool = False,
     save_final: str | None = None,
     trace: bool = False,
+    budget: Budget | None = None,
 ) -> GameResult:
     """One seeded game; with `save_final`, its end state is written as a save file in that
     folder, named `<ruleset>-<players>p-seed<seed>.json`; with `trace`, the result holds the
-    game's trace (and an error raised by the game holds the trace up to it, as `.trace`)."""
+    game's trace (and an error raised by the game holds the trace up to it, as `.trace`).
+    `budget`: the work budget of the rules (`new_game`)."""
     game = load(name)
     start = time.perf_counter()
     lines: list[bytes] = []
@@ -69,13 +72,15 @@ def play_one(
         if trace:
             from interpreter.trace import play_traced, start_traced
 
-            state, recorder = start_traced(game, players, seed, lines.append)
+            state, recorder = start_traced(game, players, seed, lines.append, budget=budget)
             play_traced(state, recorder, RandomAgent(seed), check_invariants=check_invariants)
         else:
-            state = new_game(game, players=players, seed=seed)
+            state = new_game(game, players=players, seed=seed, budget=budget)
             play_out(state, RandomAgent(seed), check_invariants=check_invariants)
     except KnapperError as err:
         replay = f"knapper simulate {name} -n 1 --seed {seed} --players {players}"
+        if budget is not None:
+            replay += f" --max-steps {budget.steps} --max-items {budget.elements}"
         first = attrs.evolve(err.diagnostics[0], hint=f"in the game with seed {seed}; {replay}")
         again = type(err)([first] + err.diagnostics[1:], err.sources)
         if trace:
@@ -102,8 +107,8 @@ def play_one(
     return result
 
 
-def _batch(name, players, seeds, check_invariants, save_final=None, trace=False):
-    return [play_one(name, players, s, check_invariants, save_final, trace) for s in seeds]
+def _batch(name, players, seeds, check_invariants, save_final=None, trace=False, budget=None):
+    return [play_one(name, players, s, check_invariants, save_final, trace, budget) for s in seeds]
 
 
 def simulate(
@@ -117,9 +122,11 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     save_final: str | None = None,
     trace: Callable[[bytes], object] | None = None,
+    budget: Budget | None = None,
 ) -> tuple[Summary, list[GameResult]]:
     """With `trace`, each game's trace is passed to it, in the order of seeds, as soon as
-    the game (or its batch) is done, and is not kept in the results."""
+    the game (or its batch) is done, and is not kept in the results. `budget`: the work
+    budget of every game's rules (`new_game`)."""
     game = load(name)
     n = players if players is not None else game.players[0]
     seeds = list(range(seed, seed + games))
@@ -139,14 +146,17 @@ def simulate(
     if jobs == 1:
         for batch in batches:
             for s in batch:  # one at a time, so a game that fails comes after those before
-                keep([play_one(name, n, s, check_invariants, save_final, tracing)])
+                keep([play_one(name, n, s, check_invariants, save_final, tracing, budget)])
             if progress:
                 progress(len(batch))
     else:
         # joblib's default is loky (local processes); "dask" or "ray" run the same batches on a
         # cluster once their joblib backends are registered
         runner = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
-        work = (delayed(_batch)(name, n, b, check_invariants, save_final, tracing) for b in batches)
+        work = (
+            delayed(_batch)(name, n, b, check_invariants, save_final, tracing, budget)
+            for b in batches
+        )
         for done in runner(work):
             keep(done)
             if progress:

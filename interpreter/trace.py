@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 
 from dsl.errors import KnapperError
+from interpreter.core.budget import Budget
 from interpreter.core.chance import ChanceTap
 from interpreter.core.game import Game
 from interpreter.core.state import PC, PROC, State, run
@@ -147,13 +148,15 @@ def start_traced(
     seed: int,
     write: Write,
     dice: list[int] | None = None,
+    budget: Budget | None = None,
     **start: Any,
 ) -> tuple[State, Recorder]:
     """A new game recorded from its setup on (the setup's steps are written at the first
-    `sync`). A rule failing in the setup is written as the trace's error line, then raised."""
+    `sync`). A rule failing in the setup is written as the trace's error line, then raised.
+    `budget`: the work budget of the game (`new_game`)."""
     from interpreter.api import new_game
 
-    state = new_game(game, players=players, seed=seed, dice=dice, run_now=False)
+    state = new_game(game, players=players, seed=seed, dice=dice, run_now=False, budget=budget)
     recorder = Recorder(state, seed, write, seed=seed, **start)
     try:
         run(state)

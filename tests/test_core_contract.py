@@ -274,7 +274,7 @@ def test_initial_values_read_the_state_and_a_pool_without_a_count_is_empty():
         "round max 1 {\n  stock[blue] += 2\n  end game winners []\n}",
         "init.knap",
     )
-    state = new_game(game, players=3)
+    state = new_game(game, players=3, seed=0)
     assert state.get("seats", 0) == state.get("seats", 2) == 3
     assert (state.get("stock", "red"), state.get("stock", "blue")) == (0, 2)
 
@@ -311,10 +311,10 @@ def test_a_replacing_rule_calls_the_rule_it_replaces(tmp_path: Path):
         (tmp_path / f"{name}.knap").write_text(text)
     more = compile_path(tmp_path / "more.knap")
     assert [p.name for p in more.procs] == ["main", "gain", "gain (replaced)"]
-    assert new_game(more, players=2).get("n") == (2 + 1) * 10 + 100
+    assert new_game(more, players=2, seed=0).get("n") == (2 + 1) * 10 + 100
     most = compile_path(tmp_path / "most.knap")
     assert [p.name for p in most.procs][2:] == ["gain (replaced)", "gain (replaced 2x)"]
-    assert new_game(most, players=2).get("n") == (3 + 1) * 10 + 100 + 1000
+    assert new_game(most, players=2, seed=0).get("n") == (3 + 1) * 10 + 100 + 1000
 
 
 # ---------------------------------------------------------------- save files, word for word
@@ -340,7 +340,7 @@ round max 2 {
 def saved():
     """A game waiting inside the procedure `ask`: two frames."""
     game = compile_text(SAVES, "saves.knap")
-    state = new_game(game, players=2)
+    state = new_game(game, players=2, seed=0)
     state.apply(2)
     data = orjson.loads(dump_state(state))
     assert len(data["state"]["stack"]) == 2
@@ -648,7 +648,7 @@ def test_winners_and_rows_that_do_not_fit_say_which_value():
 def test_an_unknown_derived_value_in_json(saved):
     game, _data = saved
     with pytest.raises(KnapperError) as err:
-        new_game(game, players=2).call("thrice", 1)
+        new_game(game, players=2, seed=0).call("thrice", 1)
     assert str(err.value) == (
         "saves: error[K504]: saves has no derived value named 'thrice'\n"
         "  = hint: did you mean 'twice'?"
@@ -702,7 +702,7 @@ def test_a_chance_tap_sees_every_die_and_shuffle_and_changes_none():
     ],
 )
 def test_a_strict_tap_refuses_unscripted_chance(strict, rendered):
-    state = new_game(compile_text(CHANCE, "chance.knap"), players=2, run_now=False)
+    state = new_game(compile_text(CHANCE, "chance.knap"), players=2, run_now=False, seed=0)
     state.script = ChanceTap([4], **strict) if "strict_dice" in strict else ChanceTap(**strict)
     with pytest.raises(RulesetRuntimeError) as err:
         run(state)
@@ -765,7 +765,7 @@ round max 1 {
 def test_indices_and_slots_named_by_a_local_in_every_kind_of_place():
     """Two indices into a local and into a variable, an index after a key, a row's slot
     with and without keys: each named by the local `k`."""
-    state = new_game(compile_text(PLACES, "places.knap"), players=2)
+    state = new_game(compile_text(PLACES, "places.knap"), players=2, seed=0)
     assert state.get("nested") == [[1, 2], [3, 9]]
     assert (state.get("cells", 0), state.get("cells", 1)) == ([0, 0], [0, 7])
     assert state.get("river") == [None, 5, None]
@@ -778,7 +778,7 @@ def test_a_list_variable_that_holds_none_is_copied_as_none():
         "round max 1 {\n  maybe = none\n  let m = maybe\n  b = m\n  end game winners []\n}",
         "n.knap",
     )
-    state = new_game(game, players=2)
+    state = new_game(game, players=2, seed=0)
     assert state.is_over() and state.get("b") is None
 
 
@@ -790,7 +790,7 @@ def test_code_python_would_warn_about_compiles_quietly_and_fails_as_the_rules():
         "  if n > 0 { n = none[0] }\n  end game winners []\n}",
         "w.knap",
     )
-    assert new_game(game, players=2).is_over()
+    assert new_game(game, players=2, seed=0).is_over()
     state = start(game, 2, 0, run_now=False)
     state.set("n", 1)
     with pytest.raises(RulesetRuntimeError) as err:

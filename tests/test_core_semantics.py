@@ -258,7 +258,7 @@ def test_a_chosen_list_is_the_decider_s_copy():
         '  let pick = choose player(1) from [[1, 2], [3, 4]] as "a pair"\n'
         "  pick[0] = 9\n  b = pick",
     )
-    state = new_game(game, players=2)
+    state = new_game(game, players=2, seed=0)
     options = state.decision().options
     chosen = options[0]
     state.apply(chosen)
@@ -614,7 +614,7 @@ round max 1 {
 
 @pytest.fixture
 def views():
-    return new_game(compile_text(VIEWS, "views.knap"), players=3)
+    return new_game(compile_text(VIEWS, "views.knap"), players=3, seed=0)
 
 
 def test_an_observation_shows_only_what_the_observer_may_see(views):
@@ -687,6 +687,7 @@ def test_a_logged_list_shows_the_value_it_had_when_logged():
         ),
         players=2,
         run_now=False,
+        seed=0,
     )
     state.trace = []
     run(state)
@@ -695,7 +696,7 @@ def test_a_logged_list_shows_the_value_it_had_when_logged():
 
 
 def test_a_log_before_the_trace_was_asked_for_is_not_kept():
-    state = new_game(compile_text(VIEWS, "views.knap"), players=2, run_now=False)
+    state = new_game(compile_text(VIEWS, "views.knap"), players=2, run_now=False, seed=0)
     state.trace = []
     from interpreter.core.state import run
 
@@ -866,7 +867,7 @@ round max 3 {
 
 
 def test_a_refused_move_says_what_the_options_are():
-    state = new_game(compile_text(REFUSALS, "refusals.knap"), players=2)
+    state = new_game(compile_text(REFUSALS, "refusals.knap"), players=2, seed=0)
     with pytest.raises(IllegalMove) as err:
         state.apply(7)
     assert err.value.code == "K502"
@@ -933,7 +934,7 @@ def test_a_compiled_game_describes_itself():
     assert game.tables["things"] == ("t1", "t2", "t2")
     assert set(game.adjacency["hill"]) == {"vale"}
     assert game.describe("t1") == "Thing one"
-    state = new_game(game, players=3)
+    state = new_game(game, players=3, seed=0)
     assert state.outcome() == {"winners": [1], "scores": [1, 71, 1], "decisions": 0, "rounds": 1}
     assert len(game.fingerprint) == 16
     assert compile_text(DESCRIBED + "\n", "described.knap").fingerprint != game.fingerprint
@@ -945,18 +946,18 @@ def test_a_game_without_title_source_or_bound():
     )
     assert game.players == (3, 3) and game.bound is None and game.title == "plain"
     assert game.source is None and game.notes == () and game.score is None
-    assert new_game(game, players=3).outcome()["scores"] is None
+    assert new_game(game, players=3, seed=0).outcome()["scores"] is None
 
 
 def test_a_winner_who_is_not_a_player_is_an_error():
     game = game_of("  end game winners [champ]", decls="var champ: player = player(1)")
     for bad in (2, None, "0"):
-        state = new_game(game, players=2, run_now=False)
+        state = new_game(game, players=2, run_now=False, seed=0)
         state.set("champ", bad)
         with pytest.raises(RulesetRuntimeError) as err:
             run(state)
         assert err.value.code == "K408", bad
-    state = new_game(game, players=2, run_now=False)
+    state = new_game(game, players=2, run_now=False, seed=0)
     state.set("champ", 1)
     run(state)
     assert state.outcome()["winners"] == [1]
@@ -1014,7 +1015,7 @@ def test_a_failing_rule_says_what_and_where(body, decls, message):
 
 def test_a_scripted_die_that_does_not_fit_says_so():
     with pytest.raises(RulesetRuntimeError) as err:
-        new_game(game_of("  n = roll 1d6"), players=2, dice=[7])
+        new_game(game_of("  n = roll 1d6"), players=2, dice=[7], seed=0)
     assert str(err.value) == (
         "core.knap:19:3: error[K406]: scripted die 7 does not fit a 6-sided die\n"
         "  19 |   n = roll 1d6\n"
@@ -1033,7 +1034,7 @@ def test_invariants_say_which_fails_and_why():
         "  n = 2",
         decls="invariant small §R2: n < 2\ninvariant indexed: a[n + 1] > 0\ninvariant fine: n >= 0",
     )
-    state = new_game(game, players=2, run_now=False)
+    state = new_game(game, players=2, run_now=False, seed=0)
     assert state.check_invariants() == []
     run(state)
     broken = state.check_invariants()
@@ -1061,7 +1062,7 @@ def test_the_hint_of_a_refused_move_lists_ten_options():
 
 
 def test_a_refusal_points_at_the_decision_it_refuses():
-    state = new_game(compile_text(REFUSALS, "refusals.knap"), players=2)
+    state = new_game(compile_text(REFUSALS, "refusals.knap"), players=2, seed=0)
     state.apply(2)
     assert state.decision().site == 1
     with pytest.raises(IllegalMove) as err:
@@ -1133,7 +1134,7 @@ def test_three_keys_address_one_cell():
 )
 def test_a_game_that_does_not_end_says_so(text, message):
     with pytest.raises(RulesetRuntimeError) as err:
-        new_game(compile_text(text, "x.knap"), players=2)
+        new_game(compile_text(text, "x.knap"), players=2, seed=0)
     assert str(err.value) == message
 
 
@@ -1142,7 +1143,7 @@ def test_empty_blocks_and_rounds_that_end():
         'ruleset "e"\nplayers 2\nvar n: int = 0\nround max 2 {\n  if n == 0 { }\n  n += 1\n'
         "  if n == 2 { end game winners [] }\n}"
     )
-    state = new_game(compile_text(text, "x.knap"), players=2)
+    state = new_game(compile_text(text, "x.knap"), players=2, seed=0)
     assert state.get("n") == 2 and state.outcome()["rounds"] == 2
 
 
@@ -1174,14 +1175,14 @@ round max 1 { end game winners [] }
     ],
 )
 def test_a_derived_value_a_tool_asks_for_fails_as_the_ruleset_s_error(name, message):
-    state = new_game(compile_text(CALLS, "calls.knap"), players=2)
+    state = new_game(compile_text(CALLS, "calls.knap"), players=2, seed=0)
     with pytest.raises(RulesetRuntimeError) as err:
         state.call(name)
     assert str(err.value).split("\n")[0] == message
 
 
 def test_a_score_that_fails_is_the_ruleset_s_error():
-    state = new_game(compile_text(CALLS, "calls.knap"), players=2)
+    state = new_game(compile_text(CALLS, "calls.knap"), players=2, seed=0)
     with pytest.raises(RulesetRuntimeError) as err:
         state.outcome()
     assert str(err.value).split("\n")[0] == (

@@ -39,7 +39,7 @@ round max 1 {
 
 
 def test_only_what_the_pool_holds_is_offered_and_spending_moves_it():
-    state = new_game(compile_text(COSTS, "costs.knap"), players=2)
+    state = new_game(compile_text(COSTS, "costs.knap"), players=2, seed=0)
     assert state.decision().options == ("sling", "stick")  # one wood is not two
     state.apply("sling")
     assert [state.get("has", 0, g) for g in ("wood", "hide", "food")] == [0, 0, 1]
@@ -50,7 +50,7 @@ def test_only_what_the_pool_holds_is_offered_and_spending_moves_it():
 
 def test_spending_more_than_the_pool_holds_stops_the_game():
     text = COSTS.replace("if affordable(t.cost, has[p])", "if true")
-    state = new_game(compile_text(text, "costs.knap"), players=2)
+    state = new_game(compile_text(text, "costs.knap"), players=2, seed=0)
     with pytest.raises(RulesetRuntimeError) as err:
         state.apply("hut")
     assert err.value.code == "K419"

@@ -70,6 +70,7 @@ def test_a_row_s_effects_are_performed_in_order_for_the_player_and_the_card():
     state = new_game(
         game("  perform spear.does by player(1) with spear\n  perform note() by player(2)"),
         players=2,
+        seed=0,
     )
     assert state.is_over()
     assert state.get("stock", 0, "food") == 2
@@ -79,7 +80,7 @@ def test_a_row_s_effects_are_performed_in_order_for_the_player_and_the_card():
 
 def test_an_effect_may_ask_and_its_options_read_as_their_text():
     g = game("  perform knife.does by player(2) with knife")
-    state = new_game(g, players=2)
+    state = new_game(g, players=2, seed=0)
     decision = state.decision()
     assert decision.player == 1 and decision.prompt == "which effect"
     assert decision.options == (["gain", "hide", 1], ["draw", 2])
@@ -95,7 +96,7 @@ def test_a_cell_reads_as_the_text_of_its_effects():
 
 
 def test_an_effect_changes_its_own_copy_of_a_list_argument():
-    state = new_game(game("  perform sack.does by player(1)"), players=2)
+    state = new_game(game("  perform sack.does by player(1)"), players=2, seed=0)
     assert state.get("hand", 0) == [2, 2]
     assert state.game.rows["sack"]["does"] == [["spoil", [5, 6]], ["spoil", [5, 6]]]
 
@@ -116,7 +117,7 @@ def test_effects_that_perform_each_other_without_end_are_stopped():
         "table loops: tool_t { loop (0, [again()]) }\n"
     )
     with pytest.raises(RulesetRuntimeError) as err:
-        new_game(game("  perform loop.does by player(1) with loop", more), players=2)
+        new_game(game("  perform loop.does by player(1) with loop", more), players=2, seed=0)
     assert err.value.code == "K416"
     assert "more than 100 calls deep" in str(err.value)
 
@@ -130,7 +131,7 @@ def test_a_variant_replaces_an_effect_and_every_row_that_names_it_follows(tmp_pa
         "  stock[self, x] += 2 * n\n}\n"
     )
     g = compile_text(variant, str(tmp_path / "twice.knap"))
-    assert new_game(g, players=2).get("stock", 0, "food") == 4
+    assert new_game(g, players=2, seed=0).get("stock", 0, "food") == 4
     assert g.describe(["gain", "food", 2]) == "gain 2 food, twice"
 
 
@@ -190,14 +191,14 @@ round max 1 {
 
 
 def test_a_row_s_conditions_decide_what_is_offered():
-    state = new_game(compile_text(CONDITIONS, "conditions.knap"), players=2)
+    state = new_game(compile_text(CONDITIONS, "conditions.knap"), players=2, seed=0)
     assert state.decision().options == ("spear", "stone")
     state.apply("spear")
     assert state.is_over() and state.get("played", 1) == ["stone"]  # the only card left
 
 
 def test_a_condition_is_tested_for_a_player_and_a_card():
-    state = new_game(compile_text(CONDITIONS, "conditions.knap"), players=2)
+    state = new_game(compile_text(CONDITIONS, "conditions.knap"), players=2, seed=0)
     state.set("stock", 1, "hide", 1)
     state.apply("stone")
     assert state.decision().options == ("knife", "stone")
@@ -214,7 +215,7 @@ def test_a_condition_reads_as_its_text():
 def test_conditions_tested_inside_each_other_without_end_are_stopped():
     text = CONDITIONS.replace("c != loop and ", "")
     with pytest.raises(RulesetRuntimeError) as err:
-        new_game(compile_text(text, "conditions.knap"), players=2)
+        new_game(compile_text(text, "conditions.knap"), players=2, seed=0)
     assert err.value.code == "K416"
 
 
@@ -249,7 +250,7 @@ round max 1 {
 
 def test_a_measure_is_a_number_a_row_carries_and_amount_reads():
     g = compile_text(MEASURES, "measures.knap")
-    state = new_game(g, players=2)
+    state = new_game(g, players=2, seed=0)
     assert state.is_over()
     # P1: food 2 + twice hide 1 = 4, plus the Idler's worth 1; P2 has only the worth
     assert [state.get("score", p) for p in (0, 1)] == [5, 1]
@@ -323,7 +324,7 @@ def _files(tmp_path, params: str = "x: item, n: int"):
 
 def test_an_effect_s_words_in_a_data_file_and_its_rules_in_the_file_that_imports_it(tmp_path):
     g = compile_text(*_files(tmp_path))
-    state = new_game(g, players=2)
+    state = new_game(g, players=2, seed=0)
     assert state.get("stock", 0, "food") == 2 and state.get("stock", 0, "hide") == 1
     assert g.phrases["gain"].template == "gain {n} {x}" and g.phrases["gain"].cite == "E1"
     assert g.describe(g.rows["spear"]["does"][0]) == "gain 2 food"
@@ -355,14 +356,14 @@ def test_words_without_rules_in_a_ruleset_are_warned_of_and_stop_the_game_if_use
     _, diagnostics, _ = load_program(text, str(tmp_path / "words.knap"))
     assert {(d.code, d.severity) for d in diagnostics} == {("K232", "warning")}
     with pytest.raises(RulesetRuntimeError) as err:
-        new_game(compile_text(text, str(tmp_path / "words.knap")), players=2)
+        new_game(compile_text(text, str(tmp_path / "words.knap")), players=2, seed=0)
     assert err.value.code == "K417" and "effect 'gain' has no rules" in str(err.value)
     tested = text.replace(
         "perform spear.does by player(1)", "if holds(knife.needs, player(1)) { k = 1 }"
     )
     tested = tested.replace("round max 1", "var k: int = 0\nround max 1")
     with pytest.raises(RulesetRuntimeError) as err:
-        new_game(compile_text(tested, str(tmp_path / "words.knap")), players=2)
+        new_game(compile_text(tested, str(tmp_path / "words.knap")), players=2, seed=0)
     assert err.value.code == "K417" and "condition 'has' has no rule" in str(err.value)
 
 
@@ -397,7 +398,7 @@ round max 1 {
 
 
 def test_a_moment_makes_each_item_in_order_perform_what_it_holds_for_it():
-    state = new_game(compile_text(MOMENTS, "moments.knap"), players=2)
+    state = new_game(compile_text(MOMENTS, "moments.knap"), players=2, seed=0)
     assert state.get("strength", 1) == 3 and state.get("strength", 0) == 0
     assert state.get("seen") == ["horn", "sling"]
 
@@ -448,7 +449,7 @@ def test_a_replacing_effect_or_condition_may_call_the_one_it_replaces(tmp_path):
         'replace condition rich() "is very rich" = base() and stock[self, food] >= 3\n'
     )
     g = compile_text(variant, str(tmp_path / "more.knap"))
-    state = new_game(g, players=2)
+    state = new_game(g, players=2, seed=0)
     assert state.get("stock", 0, "food") == 3 and state.get("seen") == ["spear"]
     assert state.get("ok") is True
 
@@ -464,7 +465,7 @@ def test_enum_values_carry_their_words_or_glyph_as_icons_do():
         '  let i = choose player(1) from values(icon) as "an icon"\n  end game winners []\n}\n',
         "icons.knap",
     )
-    state = new_game(g, players=2)
+    state = new_game(g, players=2, seed=0)
     assert state.get("n") == 2
     assert [g.describe(o) for o in state.decision().options] == ["⚔", "Fire", "plain"]
     from dsl.pipeline import load_program
@@ -508,7 +509,7 @@ round max 1 {
 
 def test_a_moment_passes_its_parameters_to_the_effects_that_happen_at_it():
     body = "  trigger played_against(player(2)) for [leech] by player(1)"
-    state = new_game(compile_text(CONTEXT.replace("{body}", body), "c.knap"), players=2)
+    state = new_game(compile_text(CONTEXT.replace("{body}", body), "c.knap"), players=2, seed=0)
     assert [state.get("stock", p) for p in (0, 1)] == [5, 3]
     assert state.get("seen") == ["leech", "leech"]
 
@@ -516,7 +517,7 @@ def test_a_moment_passes_its_parameters_to_the_effects_that_happen_at_it():
 def test_an_effect_that_happens_at_a_moment_is_refused_outside_it():
     body = "  perform leech.played_against by player(1) with leech"
     with pytest.raises(RulesetRuntimeError) as err:
-        new_game(compile_text(CONTEXT.replace("{body}", body), "c.knap"), players=2)
+        new_game(compile_text(CONTEXT.replace("{body}", body), "c.knap"), players=2, seed=0)
     assert err.value.code == "K418"
     assert "effect take happens only at moment played_against" in str(err.value)
 
@@ -545,7 +546,7 @@ def test_a_trigger_without_a_performer_happens_to_nobody():
         "round max 1 {\n  trigger on_thaw for rows(icons)\n  end game winners []\n}\n",
         "thaw.knap",
     )
-    state = new_game(g, players=2)
+    state = new_game(g, players=2, seed=0)
     assert state.get("melted") == 2 and state.get("whose") == [None]
 
 
@@ -555,7 +556,7 @@ def test_a_trigger_ordered_by_a_player_asks_which_goes_next():
         "trigger on_commit for committed[player(2)] by player(2) ordered by player(2)",
     )
     assert text != MOMENTS
-    state = new_game(compile_text(text, "ordered.knap"), players=2)
+    state = new_game(compile_text(text, "ordered.knap"), players=2, seed=0)
     decision = state.decision()
     assert decision.player == 1 and decision.prompt == "which goes next (when committed to a hunt)"
     assert decision.options == ("horn", "stone", "sling")

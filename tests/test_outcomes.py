@@ -34,7 +34,7 @@ result(p) = if height >= 3 then summit else if height >= 1 then base_camp else n
 
 
 def finished(height: int, players: int = 3) -> dict:
-    state = new_game(compile_text(EXPEDITION, "expedition.knap"), players=players)
+    state = new_game(compile_text(EXPEDITION, "expedition.knap"), players=players, seed=0)
     state.apply(height)
     assert state.is_over()
     outcome = state.outcome()
@@ -61,7 +61,7 @@ def test_the_outcome_names_each_seats_result():
 
 def test_without_role_or_result_the_outcome_is_as_before():
     text = EXPEDITION.split("role(p)")[0]
-    state = new_game(compile_text(text, "plain.knap"), players=2)
+    state = new_game(compile_text(text, "plain.knap"), players=2, seed=0)
     state.apply(3)
     assert set(state.outcome()) == {"winners", "scores", "decisions", "rounds"}
 

@@ -24,7 +24,7 @@ set marks = [o, x]
 ''',
         "misere.knap",
     )
-    state = new_game(game, players=2)
+    state = new_game(game, players=2, seed=0)
     state.apply(4)
     assert state.get("cell", 4) == "o"
 
@@ -45,7 +45,7 @@ replace round max 5 {{
 ''',
         "v.knap",
     )
-    state = new_game(game, players=2)
+    state = new_game(game, players=2, seed=0)
     state.apply(0)
     assert state.outcome()["winners"] == [0] and state.get("moves") == 1
 
@@ -69,7 +69,7 @@ round max 1 {
     (tmp_path / "v2.knap").write_text('variant "v2" extends "v1.knap"\nremove row deck_cards a\n')
     text = (tmp_path / "v2.knap").read_text()
     game = compile_text(text, str(tmp_path / "v2.knap"))
-    assert new_game(game).get("total") == 6
+    assert new_game(game, seed=0).get("total") == 6
 
 
 @pytest.mark.parametrize(
@@ -156,7 +156,7 @@ def test_two_variants_of_one_base_combine(tmp_path):
     (tmp_path / "bonus.knap").write_text('variant "bonus" extends "race.knap"\nset bonus = 5\n')
     both = tmp_path / "both.knap"
     both.write_text('variant "both" extends "long.knap", "bonus.knap"\n')
-    state = new_game(compile_text(both.read_text(), str(both)), players=2)
+    state = new_game(compile_text(both.read_text(), str(both)), players=2, seed=0)
     assert state.get("total") == 25  # the target of `long` and the bonus of `bonus`
     (tmp_path / "longer.knap").write_text('variant "longer" extends "race.knap"\nset target = 40\n')
     clash = tmp_path / "clash.knap"
@@ -167,11 +167,11 @@ def test_two_variants_of_one_base_combine(tmp_path):
     # the same change made by both is no conflict
     same = tmp_path / "same.knap"
     same.write_text('variant "same" extends "long.knap", "long.knap"\n')
-    assert new_game(compile_text(same.read_text(), str(same)), players=2).get("total") == 20
+    assert new_game(compile_text(same.read_text(), str(same)), players=2, seed=0).get("total") == 20
     # the combining variant settles the conflict by changing the definition itself
     settled = tmp_path / "settled.knap"
     settled.write_text('variant "settled" extends "long.knap", "longer.knap"\nset target = 30\n')
-    state = new_game(compile_text(settled.read_text(), str(settled)), players=2)
+    state = new_game(compile_text(settled.read_text(), str(settled)), players=2, seed=0)
     assert state.get("total") == 30
 
 
@@ -207,8 +207,12 @@ def test_a_replacing_rule_calls_the_rule_it_replaces_with_base(tmp_path):
     (tmp_path / "w.knap").write_text(
         'variant "w" extends "v.knap"\nreplace proc gain(k: int) { base(k) n += 100 }\n'
     )
-    v = new_game(compile_text((tmp_path / "v.knap").read_text(), str(tmp_path / "v.knap")), 2)
+    v = new_game(
+        compile_text((tmp_path / "v.knap").read_text(), str(tmp_path / "v.knap")), 2, seed=0
+    )
     assert v.get("n") == 4 and v.get("doubled") == 11
     # replaced again: each `base` is the rule just before
-    w = new_game(compile_text((tmp_path / "w.knap").read_text(), str(tmp_path / "w.knap")), 2)
+    w = new_game(
+        compile_text((tmp_path / "w.knap").read_text(), str(tmp_path / "w.knap")), 2, seed=0
+    )
     assert w.get("n") == 104

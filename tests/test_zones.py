@@ -28,7 +28,7 @@ round max 1 {{
 
 
 def play(body: str):
-    return new_game(compile_text(GAME.format(body=body), "zones.knap"), players=2)
+    return new_game(compile_text(GAME.format(body=body), "zones.knap"), players=2, seed=0)
 
 
 def test_draw_takes_from_the_top_and_fills_row_gaps():
@@ -91,7 +91,7 @@ def test_a_zone_visible_top_shows_its_top_and_size_and_nothing_under_it():
     game = compile_text(PILE, "pile.knap")
     views = []
     for taken in (1, 3):
-        state = new_game(game, players=2)
+        state = new_game(game, players=2, seed=0)
         assert state.observation(1)["vars"]["discard"] == {"top": 5, "size": 5}
         state.apply(taken)
         views.append(state.observation(1)["vars"])

@@ -734,7 +734,8 @@ def _fault_diag(state: State, proc: int, fault: RulesetFault, span: Span) -> Dia
 
 _BUDGET_HINT = (
     "the rules did more work than a game needs: look for a loop, a `range` or a product that "
-    "grows without a bound; a front-end may allow more (`new_game(..., budget=Budget(...))`)"
+    "grows without a bound; a front-end may allow more (`--max-steps`, `--max-items`, "
+    "`new_game(..., budget=Budget(...))`)"
 )
 
 

@@ -6,6 +6,7 @@ with a non-zero exit status, never as a Python traceback.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -276,6 +277,33 @@ def _program_or_exit(name: str):
     return program
 
 
+def budget_options(command):
+    """`--max-steps` and `--max-items`: the work budget of the rules between two decisions
+    (interpreter/core/budget.py), passed to the command as `budget` (None: the defaults)."""
+    from interpreter.core.budget import DEFAULT_ELEMENTS, DEFAULT_STEPS
+
+    def with_budget(*args, max_steps, max_items, **kwargs):
+        from interpreter.core.budget import Budget
+
+        chosen = {"steps": max_steps, "elements": max_items}
+        chosen = {k: v for k, v in chosen.items() if v is not None}
+        return command(*args, budget=Budget(**chosen) if chosen else None, **kwargs)
+
+    with_budget = functools.update_wrapper(with_budget, command)
+    for name, default, what in (
+        ("--max-items", DEFAULT_ELEMENTS, "items of lists the rules may make"),
+        ("--max-steps", DEFAULT_STEPS, "loop turns and `fn` calls the rules may make"),
+    ):
+        with_budget = click.option(
+            name,
+            type=click.IntRange(min=1),
+            metavar="N",
+            default=None,
+            help=f"Work budget: the {what} between two decisions (default {default:,}).",
+        )(with_budget)
+    return with_budget
+
+
 @main.command()
 @click.argument("ruleset")
 @click.option("-n", "--games", default=100, show_default=True, help="Number of games.")
@@ -311,8 +339,19 @@ def _program_or_exit(name: str):
     default=None,
     help="Write every step of every game to this file as JSON lines.",
 )
+@budget_options
 def simulate(
-    ruleset, games, seed, players, jobs, as_json, check_invariants, backend, save_final, trace_file
+    ruleset,
+    games,
+    seed,
+    players,
+    jobs,
+    as_json,
+    check_invariants,
+    backend,
+    save_final,
+    trace_file,
+    budget,
 ) -> None:
     """Play -n seeded random games of RULESET and summarise the results."""
     from interpreter.api import load
@@ -329,7 +368,17 @@ def simulate(
     out = _open_trace(trace_file) if trace_file is not None else None
     try:
         summary = _simulate_with_progress(
-            run, ruleset, games, seed, players, jobs, check_invariants, backend, save_final, out
+            run,
+            ruleset,
+            games,
+            seed,
+            players,
+            jobs,
+            check_invariants,
+            backend,
+            save_final,
+            out,
+            budget,
         )
     except KnapperError as err:
         if out is not None and getattr(err, "trace", None):
@@ -353,7 +402,7 @@ def _open_trace(path: str):
 
 
 def _simulate_with_progress(
-    run, ruleset, games, seed, players, jobs, check_invariants, backend, save_final, out
+    run, ruleset, games, seed, players, jobs, check_invariants, backend, save_final, out, budget
 ):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -379,6 +428,7 @@ def _simulate_with_progress(
             progress=lambda k: bar.advance(task, k),
             save_final=save_final,
             trace=out.write if out is not None else None,
+            budget=budget,
         )
     return summary
 
@@ -470,7 +520,8 @@ def _print_summary(summary) -> None:
     default=None,
     help="Write every step of the game to this file as JSON lines.",
 )
-def play(ruleset, players, seats, seat, seed, saved, trace_file) -> None:
+@budget_options
+def play(ruleset, players, seats, seat, seed, saved, trace_file, budget) -> None:
     """Play RULESET at the terminal, at one seat or several, against random agents."""
     import secrets
 
@@ -481,7 +532,7 @@ def play(ruleset, players, seats, seat, seed, saved, trace_file) -> None:
     chosen = _seats(seats if seats is not None else str(seat or 1))
     if seed is None:
         seed = secrets.randbits(64)
-    play_terminal(ruleset, players, chosen, seed, saved, trace=trace_file)
+    play_terminal(ruleset, players, chosen, seed, saved, trace=trace_file, budget=budget)
 
 
 def _seats(text: str) -> tuple[int, ...]:

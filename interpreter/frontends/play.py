@@ -19,6 +19,7 @@ from dsl.errors import KnapperError
 from dsl.syntax.fmt import cite
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
+from interpreter.core.budget import Budget
 from interpreter.core.game import plain_text
 from interpreter.frontends.shown import plain
 from interpreter.protocol.events import EVERYONE, from_trace
@@ -36,10 +37,11 @@ def play_terminal(
     seed: int,
     saved: str | None = None,
     trace: str | None = None,
+    budget: Budget | None = None,
 ) -> None:
     game = load(ruleset)
     if trace is None:
-        _play(game, players, seats, seed, saved, None)
+        _play(game, players, seats, seed, saved, None, budget)
         return
     try:
         out = open(trace, "wb")  # noqa: SIM115 - closed below
@@ -51,22 +53,22 @@ def play_terminal(
             out.write(line)
             out.flush()  # the trace is complete up to the last step, even if play is killed
 
-        _play(game, players, seats, seed, saved, write)
+        _play(game, players, seats, seed, saved, write, budget)
 
 
-def _play(game, players, seats, seed, saved, write) -> None:
+def _play(game, players, seats, seed, saved, write, budget) -> None:
     from interpreter.trace import Recorder, start_traced
 
     recorder = None
     if saved is not None:
         with open(saved, "rb") as file:
-            state = load_state(file.read(), game, path=saved, key=host_key())
+            state = load_state(file.read(), game, path=saved, key=host_key(), budget=budget)
         if write is not None:
             recorder = Recorder(state, seed, write, loaded=saved)
     elif write is not None:
-        state, recorder = start_traced(game, players, seed, write)
+        state, recorder = start_traced(game, players, seed, write, budget=budget)
     else:
-        state = new_game(game, players=players, seed=seed, run_now=False)
+        state = new_game(game, players=players, seed=seed, run_now=False, budget=budget)
         state.trace = []
         from interpreter.core.state import run
 

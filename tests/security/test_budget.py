@@ -50,7 +50,7 @@ CASES = {
 
 def play(decls: str, body: str, budget: Budget | None = SMALL):
     game = compile_text(RULES.format(decls=decls, body=body), "budget.knap")
-    return new_game(game, players=2, budget=budget)
+    return new_game(game, players=2, budget=budget, seed=0)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -88,7 +88,7 @@ def test_work_inside_the_budget_runs_and_the_budget_is_per_decision():
         ),
         "budget.knap",
     )
-    state = new_game(game, players=2, budget=SMALL)
+    state = new_game(game, players=2, budget=SMALL, seed=0)
     state.apply(1)
     state.apply(2)
     assert state.is_over() and state.get("x") == 2 + 12000
@@ -185,3 +185,24 @@ def test_a_failed_move_of_a_session_changes_nothing():
     assert session.view(1) == view and session.events(None) == events
     session.move(1, 1, session.version)
     assert session.to_move() == 2
+
+
+def test_the_command_line_sets_the_budget(tmp_path):
+    from click.testing import CliRunner
+
+    from interpreter.frontends.cli import main
+
+    ruleset = tmp_path / "loop.knap"
+    ruleset.write_text(RULES.format(decls="", body="  repeat 5000 { x += 1 }"))
+    runner = CliRunner()
+    ok = runner.invoke(main, ["simulate", str(ruleset), "-n", "2", "--seed", "1"])
+    assert ok.exit_code == 0, ok.output
+    outputs = {}
+    for command, given in (("simulate", ["-n", "2", "--seed", "1"]), ("play", ["--seed", "1"])):
+        out = runner.invoke(
+            main, [command, str(ruleset), *given, "--max-steps", "1000"], input="1\n"
+        )
+        assert out.exit_code == 1 and "K421" in out.output and "1000 steps" in out.output
+        outputs[command] = " ".join(out.output.split())
+    # the command that plays the failing game again keeps the budget it failed with
+    assert "--seed 1 --players 2 --max-steps 1000 --max-items" in outputs["simulate"]

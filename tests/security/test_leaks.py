@@ -5,6 +5,7 @@ from __future__ import annotations
 import orjson
 from click.testing import CliRunner
 
+from interpreter.agents import RandomAgent, play_out
 from interpreter.api import load, new_game
 from interpreter.frontends.cli import main
 from interpreter.save import dump_state
@@ -72,3 +73,16 @@ def test_play_and_simulate_draw_a_random_seed():
     assert len(seeds) == 2 and all(int(s) >= 0 for s in seeds)
     out = run("simulate", "tic-tac-toe", "-n", "1", "--json")
     assert out.exit_code == 0 and "seed " in out.output
+
+
+def test_a_new_game_without_a_seed_draws_a_random_one_and_keeps_it():
+
+    game = load("pig")
+    states = [new_game(game, players=2) for _ in range(3)]
+    seeds = {s.seed for s in states}
+    assert len(seeds) == 3 and all(0 <= s < 1 << 64 for s in seeds)
+    first = states[0]
+    again = new_game(game, players=2, seed=first.seed)  # the kept seed plays it again
+    play_out(first, RandomAgent(5))
+    play_out(again, RandomAgent(5))
+    assert first.outcome() == again.outcome() and first.taken == again.taken
