@@ -176,6 +176,7 @@ class State:
         "seed",
         "dealt",
         "taken",
+        "origin",
     )
 
     def __init__(self, game: Game, n: int, rng: int, budget: Budget | None = None):
@@ -202,6 +203,10 @@ class State:
         self.seed: int | None = None
         self.dealt: tuple[int, ...] = ()
         self.taken: list[Any] = []
+        # for a state its seed does not tell (`set`, a scenario, a snapshot without a seed):
+        # a copy of it as it was at its first option since, and how many options it had
+        # taken then (`_go_back` plays the game again from there); None until that option
+        self.origin: tuple[State, int] | None = None
 
     # ------------------------------------------------------------------ the contract
     def decision(self) -> Decision | None:
@@ -238,8 +243,8 @@ class State:
         # the hot path of every playout: keep it short (1 = OPTIONS, 0 = WHO, 2 = SITE,
         # 3 = SLOT: literal indices, because reading a module constant costs a lookup)
         if pending is not None and option in pending[1] and self.decisions < self.bound:
-            # a state its record does not tell (`set`, a scenario) keeps a copy to go back to
-            before = self.clone() if self.seed is None else None
+            if self.seed is None and self.origin is None:  # a copy to go back to, once
+                self.origin = (self.clone(), len(self.taken))
             if option.__class__ is list:
                 option = copy_deep(option)
                 self.taken.append(copy_deep(option))  # the rules may change their copy
@@ -260,25 +265,29 @@ class State:
                     return
                 run(self, pending[3], option)
             except KnapperError:
-                self._go_back(before)
+                self._go_back()
                 raise
             return
         raise self._refusal(option)
 
-    def _go_back(self, before: State | None) -> None:
+    def _go_back(self) -> None:
         """A rule failed while an option was applied: put the game back where it was before
-        that option, from the copy `before`, or else played again from its record (seed,
-        dice, the options taken before). The trace keeps what ran, as a log of the attempt."""
-        if before is None:
+        that option, played again up to it from its start (its seed and dice) or from its
+        `origin`. The trace keeps what ran, as a log of the attempt."""
+        if self.origin is not None:
+            base, since = self.origin
+            before = base.clone()
+        else:
             from interpreter.core import rng  # imported here: it imports this module
 
-            assert self.seed is not None, "a state without a seed keeps a copy"
+            assert self.seed is not None, "a state without a seed has an origin"
             before = start(
                 self.game, self.n, rng.seed_state(self.seed), list(self.dealt), budget=self.budget
             )
-            before.seed, before.dealt = self.seed, self.dealt
-            for option in self.taken[:-1]:
-                before.apply(option)
+            before.seed, before.dealt, since = self.seed, self.dealt, 0
+        before.bound, before.budget = self.bound, self.budget
+        for option in self.taken[since:-1]:
+            before.apply(option)
         self.script[:] = before.script  # in place: it may be a front-end's chance tap
         for name in _GAME_FIELDS:
             setattr(self, name, getattr(before, name))
@@ -401,6 +410,7 @@ class State:
         other.seed = self.seed
         other.dealt = self.dealt
         other.taken = copy_deep(self.taken)
+        other.origin = self.origin  # never changed, only cloned (`_go_back`)
         return other
 
     def _shown(self, player: int | None) -> list:
@@ -491,6 +501,7 @@ class State:
         *keys, value = keys_and_value
         spec = self.game.var(name)
         self.seed = None  # the seed and the options taken no longer tell this state
+        self.origin = None  # nor an origin taken before this change
         if not spec.domains:
             self.g[spec.slot] = value
         else:
