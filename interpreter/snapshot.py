@@ -15,13 +15,14 @@ with a code and the place in the file, never a traceback.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, assert_never
 
 import attrs
 import cattrs
 
 from dsl.errors import SaveFileError, Span, diag
-from interpreter.core.game import Game
+from dsl.semantics.types import ANY, INT, Basic, ListOf, Named, Nothing, Tagged, Type, Unknown, show
+from interpreter.core.game import Game, plain_text
 from interpreter.core.state import CODE_VERSION, LOCALS, OPTIONS, PC, PROC, SITE, SLOT, WHO, State
 
 # Deeper lists than this are refused: no game builds them, and Python's own recursion (in
@@ -143,14 +144,19 @@ def _rebuild(saved: SavedState, game: Game, path: str) -> State:
         )
     for spec in game.vars:
         value = saved.vars[spec.name]
+        where = f"state.vars.{spec.name}"
+        entry = _entry_type(spec.kind, spec.type)
         if spec.domains:
             size = 1
             for domain in spec.domains:
                 size *= len(domain)
             if not isinstance(value, list) or len(value) != size:
-                raise fail(
-                    f"{spec.name} should have {size} entries", f"state.vars.{spec.name}", path
-                )
+                raise fail(f"{spec.name} should have {size} entries", where, path)
+            for i, item in enumerate(value):
+                if (problem := misfit(item, entry, game, saved.players)) is not None:
+                    raise fail(problem, f"{where}[{i}]", path)
+        elif (problem := misfit(value, entry, game, saved.players)) is not None:
+            raise fail(problem, where, path)
         state.g.append(value)
     for i, frame in enumerate(saved.stack):
         where = f"state.stack[{i}]"
@@ -189,6 +195,57 @@ def _rebuild(saved: SavedState, game: Game, path: str) -> State:
     if state.pending is None and state.winners is None:
         raise fail("the game is neither waiting for a decision nor over", "state", path)
     return state
+
+
+def _entry_type(kind: str, t: Type | None) -> Type:
+    """The type of one entry of a variable: a zone's entries are lists (of what the checker
+    found, or of anything), a pool's are counts."""
+    if kind == "zone":
+        return t if isinstance(t, ListOf) else ListOf(ANY)
+    if kind == "pool":
+        return INT
+    return ANY if t is None else t
+
+
+def misfit(value: Any, t: Type, game: Game, players: int) -> str | None:
+    """What is wrong with `value` as a value of the checker's type `t` in a game of `game`
+    with this many players, or None when it fits. `none` fits every type, as in the checker
+    (an unset player or row); `type(x) is int`, because JSON `true` is not a number."""
+    if value is None:
+        return None
+    match t:
+        case Basic("int"):
+            fits = type(value) is int
+        case Basic("bool"):
+            fits = type(value) is bool
+        case Basic("text"):
+            fits = type(value) is str
+        case Basic("player"):
+            fits = type(value) is int and 0 <= value < players
+        case Basic():
+            raise AssertionError(f"no basic type {t.name!r}")
+        case Named(_, name):
+            fits = type(value) is str and value in game.named.get(name, ())
+        case ListOf(item):
+            if type(value) is not list:
+                return f"{_shown(value)} is not a {show(t)}"
+            for i, entry in enumerate(value):
+                if (problem := misfit(entry, item, game, players)) is not None:
+                    return f"item {i + 1}: {problem}"
+            return None
+        case Tagged():
+            fits = type(value) is list and bool(value) and type(value[0]) is str
+        case Unknown() | Nothing():
+            return None
+        case _:
+            assert_never(t)
+    return None if fits else f"{_shown(value)} is not a {show(t)}"
+
+
+def _shown(value: Any) -> str:
+    """A value from a file as a message quotes it: short, whatever its size."""
+    text = plain_text(value) if type(value) is int else repr(encode(value))
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _pending_problem(pending: list, players: int, game: Game, top: list) -> str | None:

@@ -243,6 +243,7 @@ class Compiler:
             rows=sym.rows,
             tables={name: tuple(ids) for name, ids in sym.table_rows.items()},
             adjacency={k: tuple(v) for k, v in sym.adjacency.items()},
+            named=sym.named_values(),
             invariants=invariants,
             score=score,
             role=outcomes.get("role"),

@@ -138,6 +138,21 @@ class Symbols:
             return tuple(dict.fromkeys(self.table_rows[name]))
         raise KeyError(name)
 
+    def named_values(self) -> dict[str, frozenset[str]]:
+        """The values of each named type, by its name: an enum's values, a record's rows
+        (over all its tables) and a map's nodes."""
+        out: dict[str, set[str]] = {}
+        for name, kind in self.kind.items():
+            if kind == "enum":
+                out[name] = set(self.decls[name].values)
+            elif kind == "map":
+                out[name] = set(self.map_nodes[name])
+            elif kind == "record":
+                out.setdefault(name, set())
+            elif kind == "table":
+                out.setdefault(self.decls[name].record, set()).update(self.table_rows[name])
+        return {name: frozenset(values) for name, values in out.items()}
+
     def domain_index(self, key) -> dict:
         return {value: i for i, value in enumerate(self.domain(key))}
 

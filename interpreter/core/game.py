@@ -183,6 +183,8 @@ class Game:
     )
     # the slot of the engine's zone of what each player was shown (`reveal`), if any
     known_slot: int | None = attrs.field(default=None, eq=False, repr=False)
+    # the values of each named type (an enum's, a record's rows, a map's nodes), by its name
+    named: dict[str, frozenset[str]] = attrs.field(factory=dict, eq=False, repr=False)
     # `view`: the groups of variables a front-end shows, each a title and names, in order
     views: tuple[tuple[str, tuple[str, ...], str], ...] = ()  # (title, names, whose)
 

@@ -37,7 +37,7 @@ def test_an_edited_save_is_refused_or_played_never_crashes(name, seed, moves, fo
     assert result == "refused" if form == "tampered" else result in ("refused", "played")
 
 
-@pytest.mark.parametrize("seed,moves", [(981, 19), (206, 3)])
+@pytest.mark.parametrize("seed,moves", [(981, 19), (206, 3), (53, 0)])
 def test_the_long_runs_finds_are_refused(seed, moves):
     # re-signed Neanderthal snapshots holding a value of a kind its variable never holds:
     # the invariants' rules failed on them with a TypeError and a KeyError (now K706)
