@@ -125,8 +125,16 @@ class Recorder:
                 cite = next((p.cite for p in game.procs if p.name == proc), None)
                 values = entry[2]
                 shown = " ".join([entry[1]] + [game.describe(v) for v in values])
+                to = entry[4] if len(entry) > 4 else None
                 self.emit(
-                    "log", text=entry[1], values=values, shown=shown, at=where, proc=proc, cite=cite
+                    "log",
+                    text=entry[1],
+                    values=values,
+                    shown=shown,
+                    at=where,
+                    proc=proc,
+                    cite=cite,
+                    **({"to": to} if to is not None else {}),
                 )
             elif kind == "die":
                 self.emit("die", sides=entry[1], value=entry[2])

@@ -14,6 +14,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
+from dsl.tools import errata
 from dsl.tools.sources import parse_source_text, read_source_text
 from interpreter.frontends.cli import main
 from interpreter.frontends.cli_lint import lint_ruleset, render_human
@@ -32,7 +33,7 @@ def cases() -> list[Path]:
 def render_case(case: Path) -> str:
     relative = case.relative_to(ROOT)
     result = lint_ruleset(str(relative), TEXTS)
-    return render_human(result, str(relative)) + "\n"
+    return render_human(result, str(relative), errata.GROUPS) + "\n"  # every group
 
 
 @pytest.fixture
@@ -50,9 +51,44 @@ def test_lint_matches_expected(case: Path, at_root) -> None:
 
 
 def test_each_case_triggers_one_finding_and_the_clean_one_none(at_root) -> None:
+    # one entry of the errata view (an erratum a reference finding links is shown with it)
     for case in cases():
-        found = lint_ruleset(str(case.relative_to(ROOT)), TEXTS).diagnostics
-        assert len(found) == (0 if "clean" in case.stem else 1), case.name
+        result = lint_ruleset(str(case.relative_to(ROOT)), TEXTS)
+        shown = errata.entries(result.diagnostics, result.text)
+        assert len(shown) == (0 if "clean" in case.stem else 1), case.name
+
+
+def test_the_errata_view_hides_clean_up_unless_asked(at_root) -> None:
+    runner = CliRunner()
+    args = ["lint", "tests/lint/09-unused-fn.knap", "--sources", str(TEXTS)]
+    plain = runner.invoke(main, args)
+    assert "K811" not in plain.output and "not shown: 1 cleanup (--cleanup" in plain.output
+    assert "K811" in runner.invoke(main, [*args, "--cleanup"]).output
+    assert "K811" in runner.invoke(main, [*args, "--all"]).output
+
+
+def test_an_erratum_gives_the_fix_of_the_reference_it_corrects(at_root) -> None:
+    result = lint_ruleset("tests/lint/23-erratum.knap", TEXTS)
+    dangling = next(d for d in result.diagnostics if d.code == "K803")
+    assert dangling.span.file == "dangling.txt" and dangling.span.line == 7  # the book's line
+    assert dangling.hint == "read '(A9)' as '(A2)' (erratum score_reference)"
+    [entry] = errata.entries(result.diagnostics, result.text)
+    assert entry.quotes[0][0] == 7 and "(A9)" in entry.quotes[0][1]
+
+
+def test_book_findings_come_in_the_book_s_order(at_root) -> None:
+    result = _lint_result("neanderthal")
+    book = [e.line for e in errata.entries(result.diagnostics, result.text) if e.group == "book"]
+    assert book and None not in book and book == sorted(book)
+
+
+def test_json_entries_carry_group_line_and_quotes(at_root) -> None:
+    out = CliRunner().invoke(
+        main, ["lint", "tests/lint/04-contradiction.knap", "--sources", str(TEXTS), "--json"]
+    )
+    [finding] = orjson.loads(out.output)["findings"]
+    assert finding["group"] == "book" and finding["code"] == "K805"
+    assert [q["line"] for q in finding["quotes"]] == [7, 9]  # a passage of each section
 
 
 def test_exit_status_and_json(at_root) -> None:
@@ -87,16 +123,30 @@ def _book(name: str):
     return read_source_text(RULEBOOKS / name)
 
 
-def _lint(name: str):
+def _lint_result(name: str):
     if not RULEBOOKS.is_dir():
         pytest.skip(f"the rulebook texts are not at {RULEBOOKS}")
-    return lint_ruleset(name, RULEBOOKS).diagnostics
+    return lint_ruleset(name, RULEBOOKS)
+
+
+def _lint(name: str):
+    return _lint_result(name).diagnostics
 
 
 def test_neanderthal_text_references() -> None:
     book = _book("neanderthal.txt")
     missing = {r.target for r in book.refs if book.find(r.target) is None}
     assert {"A1.6", "B0", "C0.3", "C0.6", "G0", "J0"} <= missing
+
+
+def test_errata_that_the_rulesets_declare_are_findings(at_root) -> None:
+    # every erratum is in the book group of the view, alone or with the reference it fixes
+    result = _lint_result("neanderthal")
+    found = errata.entries(result.diagnostics, result.text)
+    shown = " ".join(str(n.message) for e in found for n in e.diagnostic.notes)
+    shown += " ".join(e.diagnostic.message for e in found if e.group == "book")
+    for name in ("club_alpha_rank", "chief_feuds", "victory_example_elder", "climate_icons"):
+        assert name in shown, name
 
 
 def test_neanderthal_findings(at_root) -> None:

@@ -879,8 +879,10 @@ class Lowerer(Visitor):
         # events, a name and the checker's type for each value
         types = tuple(self.ex.typing.of(a) for a in s.args)
         where = self.ex.const((str(s.span), self.current_proc, s.fields(), types), "w")
+        to = self.ex.x(s.to, scope) if s.to is not None else "None"  # who reads it
         b.step(
-            f"if st.trace is not None: st.trace.append(('log', {s.text!r}, [{args}], {where}))",
+            f"if st.trace is not None: st.trace.append(('log', {s.text!r}, [{args}], {where}, "
+            f"{to}))",
             s.span,
         )
 

@@ -39,6 +39,9 @@ class Program:
     combines: tuple[str, ...] = ()  # variants whose overlays this one combines
     lineage: tuple[str, ...] = ()  # resolved paths of this file and the files it extends
     cite: str | None = None  # the section the file's header cites
+    # the base's declarations an overlay replaced or removed, as the base had them (lint
+    # does not call what only they used unused: the variant left it behind on purpose)
+    replaced: dict[str, ast.Decl] = attrs.Factory(dict)
 
     def get(self, cls):
         return [d for d in self.decls.values() if isinstance(d, cls)]
@@ -111,6 +114,7 @@ def _resolve_file(
     decls: dict[str, ast.Decl] = {}
     origin: dict[str, Span] = {}
     extends: tuple[str, ...] = ()
+    base: Program | None = None
     if file.kind == "variant":
         try:
             base_path = _named(file.extends or "", path, loader, file.span, "extends")
@@ -177,6 +181,11 @@ def _resolve_file(
             _overlay(item, decls, origin, loader.diagnostics)
         else:
             _define(item, decls, origin, loader.diagnostics, in_variant=own_kind == "overlay")
+    replaced: dict[str, ast.Decl] = {}
+    if file.kind == "variant" and base is not None:
+        replaced = dict(base.replaced) | {
+            key: old for key, old in base.decls.items() if decls.get(key) is not old
+        }
     return Program(
         file.name,
         str(path),
@@ -190,6 +199,7 @@ def _resolve_file(
         file.combines,
         lineage,
         file.cite,
+        replaced=replaced,
     )
 
 

@@ -552,12 +552,13 @@ class Log(Statement):
     others are `value2` for the second."""
 
     suspends = False
-    children = ("args",)
+    children = ("to", "args")
 
     text: str
     args: tuple[Expr, ...]
     span: Span = _span()
     names: tuple[str | None, ...] = ()  # per value, the name `name = expr` gave it
+    to: Expr | None = None  # `log to p`: the one player who reads the line (None: everyone)
 
     def fields(self) -> tuple[str, ...]:
         """Each value's name; a name met again takes its place (`p_3`)."""
@@ -1048,13 +1049,17 @@ class View(Node):
 
 @attrs.frozen
 class Note(Node):
-    kind: str  # interpretation | deviation | contradiction
+    kind: str  # interpretation | deviation | contradiction | erratum
     name: str
     text: str
     cite: str | None
     span: Span = _span()
     # further sections the note cites (a contradiction names every place that disagrees)
     also: tuple[str, ...] = ()
+    # an erratum's correction (`printed "A1.6" should "E2"`): the words as the book prints
+    # them at its place, if given, and what they should say
+    printed: str | None = None
+    fix: str | None = None
 
 
 @attrs.frozen

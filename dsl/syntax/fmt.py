@@ -362,10 +362,14 @@ class _Declarations(Visitor):
     @on(ast.Note)
     def d_Note(self, d: ast.Note, comments) -> str:
         head = f"{d.kind} {d.name}{cite(d.cite)}" + "".join(cite(c) for c in d.also)
+        fix = ""
+        if d.fix is not None:
+            printed = f"printed {string(d.printed)} " if d.printed is not None else ""
+            fix = f"\n{INDENT}{printed}should {string(d.fix)}"
         if len(f"{head} {string(d.text)}") <= WIDTH:
-            return f"{head} {string(d.text)}"
+            return f"{head} {string(d.text)}{fix}"
         # a long note is written as several strings, one per line; they read as one text
-        return head + "".join(f"\n{INDENT}{string(part)}" for part in _split_text(d.text))
+        return head + "".join(f"\n{INDENT}{string(part)}" for part in _split_text(d.text)) + fix
 
 
 def _split_text(text: str, width: int = WIDTH - len(INDENT) - 2) -> list[str]:
@@ -730,7 +734,8 @@ class _Statements(Visitor):
     def s_Log(self, s: ast.Log, depth: int, comments) -> str:
         names = s.names or (None,) * len(s.args)
         shown = [expr(a) if n is None else f"{n} = {expr(a)}" for n, a in zip(names, s.args)]
-        return "log " + ", ".join([string(s.text)] + shown)
+        to = f"to {expr(s.to)} " if s.to is not None else ""
+        return f"log {to}" + ", ".join([string(s.text)] + shown)
 
     @on(ast.Trigger)
     def s_Trigger(self, s: ast.Trigger, depth: int, comments) -> str:

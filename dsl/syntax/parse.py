@@ -495,6 +495,7 @@ class _Builder(Transformer):
     def note_decl(self, meta, ch):
         text = "".join(_unquote(c) for c in ch[2:] if isinstance(c, Token) and c.type == "STRING")
         cites = [c for c in ch[2:] if isinstance(c, _Cite)]
+        printed, fix = ch[-1] if isinstance(ch[-1], tuple) else (None, None)
         return ast.Note(
             ch[0],
             str(ch[1]),
@@ -502,7 +503,13 @@ class _Builder(Transformer):
             cites[0] if cites else None,
             span=self._span(meta),
             also=tuple(cites[1:]),
+            printed=printed,
+            fix=fix,
         )
+
+    def note_fix(self, meta, ch):
+        strings = [_unquote(c) for c in ch if isinstance(c, Token)]
+        return (strings[0], strings[1]) if len(strings) == 2 else (None, strings[0])
 
     def type_name(self, meta, ch):
         return ast.TypeName(str(ch[0]), span=self._span(meta))
@@ -668,15 +675,19 @@ class _Builder(Transformer):
         return ast.EndGame(ch[0], _pick(ch[1:], _Cite), span=self._span(meta))
 
     def log_stmt(self, meta, ch):
-        pairs = tuple(ch[1:])
+        to, text, *pairs = ch  # `to` is None without `log to`
         names = tuple(n for n, _e in pairs)
         return ast.Log(
-            _unquote(ch[0]),
+            _unquote(text),
             tuple(e for _n, e in pairs),
             span=self._span(meta),
             # with no value named, the empty tuple (the node's default)
             names=names if any(n is not None for n in names) else (),
+            to=to,
         )
+
+    def log_to(self, meta, ch):
+        return ch[0]
 
     def log_arg(self, meta, ch):
         return (None if ch[0] is None else str(ch[0]), ch[1])

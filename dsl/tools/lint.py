@@ -21,7 +21,7 @@ from dsl.syntax import ast
 from dsl.syntax.parse import parse
 from dsl.syntax.visitor import Visitor, on
 from dsl.tools.lint_costs import cost_findings
-from dsl.tools.sources import SourceText, normalise, split_cite
+from dsl.tools.sources import CrossRef, SourceText, normalise, split_cite
 
 ROOTS = (ast.Setup, ast.Round, ast.Outcome, ast.Invariant)
 # checker warnings that lint lists under its own codes
@@ -73,6 +73,7 @@ class LintResult:
     sources: dict[str, str]
     # per table or map, in the order declared
     reconstructed: tuple[Reconstructed | ReconstructedMap, ...] = ()
+    text: SourceText | None = None  # the book as read, for the errata view's quotes
 
 
 def lint(
@@ -87,15 +88,17 @@ def lint(
     out += _chain_conflicts(program)
     out += _unreachable(program)
     out += _unused(program)
-    out += _notes(program)
+    out += _notes(program, text)
     out += _reconstructed(program)
     out += cost_findings(program)
+    out = _quoted_contradictions(out, program, text)
     unique = {(d.code, d.span, d.message): d for d in out}
     return LintResult(
         sorted(unique.values(), key=_order),
         notices,
         program.sources,
         reconstructed_tables(program),
+        text,
     )
 
 
@@ -115,10 +118,6 @@ def cites(program: Program) -> Iterator[tuple[str, Span]]:
                 yield cite, node.span
             for also in getattr(node, "also", ()) if isinstance(node, ast.Note) else ():
                 yield also, node.span
-
-
-def _source_decl(program: Program) -> ast.Source | None:
-    return program.one(ast.Source)
 
 
 # ------------------------------------------------------------------ the checker's findings
@@ -198,33 +197,65 @@ def _closest(text: SourceText, cite: str) -> str | None:
     return keys[close[0]] if close else None
 
 
-def _at_source(program: Program) -> Span:
-    decl = _source_decl(program)
-    if decl is not None:
-        return decl.span
-    return program.header or Span(program.path, 1, 1, 1, 1)
-
-
 def _dangling(program: Program, text: SourceText) -> list[Diagnostic]:
     out = []
-    seen: dict[str, list[int]] = {}
+    seen: dict[str, list[CrossRef]] = {}
     for ref in text.refs:
         if text.find(ref.target) is None:
-            seen.setdefault(ref.target, []).append(ref.line)
-    for target, lines in seen.items():
+            seen.setdefault(ref.target, []).append(ref)
+    for target, refs in seen.items():
+        lines = [ref.line for ref in refs]
         at = ", ".join(map(str, lines))
+        places = tuple(
+            Note(text.span_at(ref.offset), f"refers to {target} here") for ref in refs[1:]
+        )
+        readings = readings_of(program, target)
         out.append(
             diag(
                 "K803",
                 f"{text.name} refers to section {target}, which it does not contain "
                 f"(line{'s' if len(lines) > 1 else ''} {at})",
-                _at_source(program),
+                text.span_at(refs[0].offset),
                 severity="warning",
                 cite=target,
-                hint="a section missing from this edition, or a misprinted reference",
+                notes=places + tuple(Note(n.span, _reading(n)) for n in readings),
+                hint=_fix_hint(readings)
+                or "a section missing from this edition, or a misprinted reference",
             )
         )
     return out
+
+
+def readings_of(program: Program, target: str, words: list[str] | None = None) -> list[ast.Note]:
+    """The notes that speak of the reference `target`: an erratum whose corrected words
+    (`printed`) hold it, or a note whose text names it and, when `words` are given, one of
+    them (the words before the reference)."""
+    named = re.compile(rf"(?<![\w.]){re.escape(target)}(?!\w|\.\d)")
+    out = []
+    for note in program.get(ast.Note):
+        if note.printed is not None and named.search(note.printed):
+            out.append(note)
+        elif named.search(note.text) and (
+            words is None or {_stem(w) for w in words} & {_stem(w) for w in _words(note.text)}
+        ):
+            out.append(note)
+    return out
+
+
+def _reading(note: ast.Note) -> str:
+    fix = f"; the book should say {note.fix!r}" if note.fix is not None else ""
+    return f"the ruleset's {note.kind} {note.name}{fix}"
+
+
+def _fix_hint(readings: list[ast.Note]) -> str | None:
+    """The fix a hint suggests: an erratum's, or the reading the ruleset plays."""
+    for note in readings:
+        if note.fix is not None:
+            printed = f"{note.printed!r} " if note.printed is not None else ""
+            return f"read {printed}as {note.fix!r} (erratum {note.name})"
+    if readings:
+        return f"the ruleset reads it so: {readings[0].kind} {readings[0].name}"
+    return None
 
 
 # the words that say nothing about what a section is about
@@ -266,15 +297,18 @@ def _mismatched(program: Program, text: SourceText) -> list[Diagnostic]:
         body = {_stem(w) for w in _words(section.title + " " + text.body(section.id))}
         if any(_stem(w) in body for w in words):
             continue
+        readings = readings_of(program, ref.target, words)
         out.append(
             diag(
                 "K804",
                 f"{text.name} line {ref.line}: {' '.join(words)!r} ({ref.target}) — "
                 f"section {ref.target} ({section.title[:40]}) never mentions it",
-                _at_source(program),
+                text.span_at(ref.offset),
                 severity="warning",
                 cite=ref.target,
-                hint="a reference to the wrong section, perhaps; look the words up in the book",
+                notes=tuple(Note(n.span, _reading(n)) for n in readings),
+                hint=_fix_hint(readings)
+                or "a reference to the wrong section, perhaps; look the words up in the book",
             )
         )
     return out
@@ -401,9 +435,11 @@ def reachable(program: Program) -> set[str]:
     """The procedures and functions that setup, the round, the score, an invariant, a
     standing rule (which runs by itself), a standing option (which the engine offers) or a
     window (which its moment opens) can reach, directly or through one another (and through
-    table cells and parameters)."""
+    table cells and parameters); and those the base's rules an overlay replaced reached."""
     callable_ = {d.name: d for d in program.decls.values() if isinstance(d, (ast.Proc, ast.Fn))}
     todo = set()
+    for decl in program.replaced.values():  # what the base used is left behind, not unused
+        todo |= _calls(decl)
     for decl in program.decls.values():
         if isinstance(decl, (*ROOTS, ast.Table, ast.Param, ast.Var, ast.Pool)):
             todo |= _calls(decl)
@@ -442,7 +478,7 @@ def _unreachable(program: Program) -> list[Diagnostic]:
 # ------------------------------------------------------------------ what is never used
 def _unused(program: Program) -> list[Diagnostic]:
     reached = reachable(program)
-    live: list = []
+    live: list = list(program.replaced.values())
     for decl in program.decls.values():
         if isinstance(decl, (ast.Proc, ast.Fn)) and decl.name not in reached:
             continue
@@ -603,24 +639,60 @@ def _count(n: int, noun: str) -> str:
 
 
 # ------------------------------------------------------------------ where the rules depart
-_NOTE_CODES = {"deviation": "K830", "interpretation": "K831"}
+_NOTE_CODES = {"deviation": "K830", "interpretation": "K831", "erratum": "K809"}
 
 
-def _notes(program: Program) -> list[Diagnostic]:
-    """Every deviation and interpretation (contradictions are K805 findings)."""
+def _notes(program: Program, text: SourceText | None) -> list[Diagnostic]:
+    """Every erratum (a finding about the book: K809), deviation and interpretation, each
+    with the line of the book it is about when the text is at hand (contradictions are
+    K805 findings)."""
     out = []
     for note in program.get(ast.Note):
         if note.kind not in _NOTE_CODES:
             continue
         places = [c for c in (note.cite, *note.also) if c]
         where = ", ".join(f"§{c}" for c in places) or "no section"
+        fix = None
+        if note.fix is not None:
+            printed = f"{note.printed!r}" if note.printed is not None else "it"
+            fix = f"the book should say {note.fix!r} where it prints {printed}"
         out.append(
             diag(
                 _NOTE_CODES[note.kind],
                 f"{note.kind} {note.name} ({where}): {note.text}",
                 note.span,
-                severity="note",
+                severity="warning" if note.kind == "erratum" else "note",
                 cite=note.cite,
+                notes=_book_places(text, [note.cite] if note.cite else [], note),
+                hint=fix,
             )
         )
+    return out
+
+
+def _book_places(text: SourceText | None, cites: list[str], note: ast.Note) -> tuple[Note, ...]:
+    """The line of each cited section that `note` is about, as notes into the book."""
+    if text is None:
+        return ()
+    out = []
+    for cite in cites:
+        at = text.find_offset(cite, note.text, note.printed)
+        if at is not None:
+            out.append(Note(text.span_at(at), f"the passage of §{cite}"))
+    return tuple(out)
+
+
+def _quoted_contradictions(
+    found: list[Diagnostic], program: Program, text: SourceText | None
+) -> list[Diagnostic]:
+    """Each contradiction (K805) with the passage of every section it cites, so that the
+    finding says what disagrees without opening the ruleset."""
+    notes = {n.span: n for n in program.get(ast.Note) if n.kind == "contradiction"}
+    out = []
+    for d in found:
+        note = notes.get(d.span)
+        if d.code == "K805" and note is not None:
+            cites = [c for c in (note.cite, *note.also) if c]
+            d = attrs.evolve(d, notes=d.notes + _book_places(text, cites, note))
+        out.append(d)
     return out

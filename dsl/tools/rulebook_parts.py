@@ -26,6 +26,7 @@ VISIBLE = {
 NOTE_KINDS = (
     ("deviation", "Deviations", "where the executable rules knowingly depart from the book"),
     ("contradiction", "Contradictions", "where the book disagrees with itself"),
+    ("erratum", "Errata", "where the book is wrong, and what it should say"),
     ("interpretation", "Interpretations", "how the rules read what the book leaves open"),
 )
 _SHORT = 90  # a formula longer than this is left to the ruleset itself
@@ -397,7 +398,7 @@ def notes(page: Page, program: Program) -> None:
     found = program.get(ast.Note)
     if not found:
         return
-    page.heading(2, "Deviations, contradictions and interpretations")
+    page.heading(2, "Deviations, contradictions, errata and interpretations")
     for kind, title, meaning in NOTE_KINDS:
         mine = [n for n in found if n.kind == kind]
         if not mine:
@@ -408,7 +409,11 @@ def notes(page: Page, program: Program) -> None:
         for n in mine:
             cites = sections(n.cite, *n.also)
             where = f" ({cites})" if cites else ""
-            page.add(f"- **{label}** {code(n.name)}{where}: {plain(n.text)}")
+            fix = ""
+            if n.fix is not None:
+                printed = f" for {code(n.printed)}" if n.printed is not None else ""
+                fix = f" The book should say {code(n.fix)}{printed}."
+            page.add(f"- **{label}** {code(n.name)}{where}: {plain(n.text)}{fix}")
         page.add("")
 
 

@@ -77,6 +77,53 @@ class SourceText:
     def line_of(self, offset: int) -> int:
         return self.text.count("\n", 0, offset) + 1
 
+    def span_at(self, offset: int) -> Span:
+        """The place of `offset` in the text, for a note that points into the book."""
+        line = self.line_of(offset)
+        col = offset - (self.text.rfind("\n", 0, offset) + 1) + 1
+        return Span(self.name, line, col, line, col + 1)
+
+    def passage(self, line: int, col: int, width: int = 200) -> str:
+        """The sentence of the text at `line` and `col` (the line itself when it is short),
+        at most `width` characters: what a finding quotes."""
+        start = 0
+        for _ in range(line - 1):
+            start = self.text.find("\n", start) + 1
+        at = start + col - 1
+        end = self.text.find("\n", at)
+        end = len(self.text) if end < 0 else end
+        if end - start > width:  # a long line: the sentence around the place
+            before = max(self.text.rfind(". ", start, at) + 2, start)
+            start = before if before > start + 1 else start
+            stop = self.text.find(". ", at)
+            end = min(end, stop + 1) if stop >= 0 else end
+        text = " ".join(self.text[start:end].split())
+        return text if len(text) <= width else text[: width - 1] + "…"
+
+    def find_offset(self, cite: str, words: str, printed: str | None = None) -> int | None:
+        """Where in the section `cite` names a note is about: the first place that holds
+        `printed` (the words as printed), else the start of the sentence sharing the most
+        words with `words` (the note's text), else the heading; None when there is no such
+        section."""
+        section = self.find(split_cite(cite)[0])
+        if section is None:
+            return None
+        end = max(
+            [section.end]
+            + [o.end for o in self.sections.values() if _within(o, section, self.sections)]
+        )
+        if printed:
+            at = self.text.casefold().find(printed.casefold(), section.start, end)
+            if at >= 0:
+                return at
+        wanted = {_stem(w) for w in _content_words(words)}
+        best, score = section.start, 0
+        for m in _SENTENCE.finditer(self.text, section.start, end):
+            found = len(wanted & {_stem(w) for w in _content_words(m.group(0))})
+            if found > score:  # the sentence's first word, not the space before it
+                best, score = m.start() + len(m.group(0)) - len(m.group(0).lstrip()), found
+        return best
+
     @property
     def _keys(self) -> dict[str, str]:
         return {normalise(k): k for k in self.sections}
@@ -89,6 +136,18 @@ def _within(child: Section, parent: Section, sections: dict[str, Section]) -> bo
             return True
         at = sections.get(at.parent)
     return False
+
+
+_SENTENCE = re.compile(r"[^\n.!?]+[.!?]?")
+
+
+def _content_words(text: str) -> list[str]:
+    """The words of at least five letters: the ones that say what a line is about."""
+    return [w.casefold() for w in re.findall(r"[^\W\d_]{5,}", text)]
+
+
+def _stem(word: str) -> str:
+    return word[:6]
 
 
 def normalise(cite: str) -> str:

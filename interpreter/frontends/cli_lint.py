@@ -8,6 +8,7 @@ Runs the front end (parse, resolve, check), reads the rulebook text the ruleset 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import attrs
@@ -15,7 +16,10 @@ import click
 import orjson
 
 from dsl.errors import Diagnostic, KnapperError, Span, diag, read_source
+from dsl.tools import errata
 from dsl.tools.lint import LintResult, lint
+
+VIEW = ("errors", "book", "readings")  # what `knapper lint` shows unless asked for more
 
 EXPLAIN = {
     "K802": "a citation names no section of the rulebook",
@@ -25,6 +29,7 @@ EXPLAIN = {
     "K806": "two overlays of a variant chain set one thing differently",
     "K807": "a dice table has results no row covers",
     "K808": "a dice table has results two rows cover",
+    "K809": "an erratum the ruleset records: the book is wrong here, and what it should say",
     "K810": "a phase, step or proc that nothing calls",
     "K811": "a fn that nothing uses",
     "K812": "an enum value never named",
@@ -134,36 +139,9 @@ def setup_findings(checked) -> list[Diagnostic]:
     return out
 
 
-def _group(diagnostics: list[Diagnostic]) -> dict[str, list[Diagnostic]]:
-    groups: dict[str, list[Diagnostic]] = {}
-    for d in diagnostics:
-        groups.setdefault(d.cite or "", []).append(d)
-    return groups
-
-
-def render_human(result: LintResult, name: str) -> str:
-    lines = [f"notice: {n}" for n in result.notices]
-    for cite, found in _group(result.diagnostics).items():
-        lines.append("")
-        lines.append(f"§{cite}" if cite else "(no section)")
-        for d in found:
-            head = f"  {d.severity}[{d.code}] {d.span}: {d.message}"
-            lines.append(head)
-            if d.code in EXPLAIN:
-                lines.append(f"      why: {EXPLAIN[d.code]}")
-            for note in d.notes:
-                lines.append(f"      note: {note.span}: {note.message}")
-            if d.hint:
-                lines.append(f"      hint: {d.hint}")
-    counts = {
-        s: sum(d.severity == s for d in result.diagnostics) for s in ("error", "warning", "note")
-    }
-    lines.append("")
-    lines.append(
-        f"{name}: {counts['error']} error(s), {counts['warning']} warning(s), "
-        f"{counts['note']} note(s)"
-    )
-    return "\n".join(lines).lstrip("\n")
+def render_human(result: LintResult, name: str, shown: Iterable[str] = VIEW) -> str:
+    """The errata view of the findings (`dsl.tools.errata`): the groups in `shown`."""
+    return errata.render(result.diagnostics, result.text, name, result.notices, shown, EXPLAIN)
 
 
 def register(main: click.Group) -> None:
@@ -173,6 +151,10 @@ def register(main: click.Group) -> None:
     @click.argument("ruleset")
     @click.option("--sources", "sources", type=click.Path(), help="Folder of rulebook texts.")
     @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+    @click.option(
+        "--cleanup", is_flag=True, help="Also show clean-up of the ruleset (unused rules, ...)."
+    )
+    @click.option("--all", "everything", is_flag=True, help="Show every finding and note.")
     @click.option("--simulate", type=int, default=0, help="Also play N random games.")
     @click.option("--seed", type=int, default=0, help="First seed of the simulated games.")
     @click.option("--players", type=int, default=None, help="Players in simulated games.")
@@ -180,11 +162,14 @@ def register(main: click.Group) -> None:
         ruleset: str,
         sources: str | None,
         as_json: bool,
+        cleanup: bool,
+        everything: bool,
         simulate: int,
         seed: int,
         players: int | None,
     ) -> None:
-        """Report a ruleset's consistency findings against its rulebook text."""
+        """Report a ruleset's findings against its rulebook text: errors, then the book's
+        errata in book order, then the readings the ruleset settles."""
         result = lint_ruleset(ruleset, sources)
         if simulate > 0:
             result = _with_dynamic(result, ruleset, players, simulate, seed)
@@ -194,12 +179,17 @@ def register(main: click.Group) -> None:
                 "ruleset": ruleset,
                 "ok": not errors,
                 "notices": result.notices,
-                "findings": [d.to_json() for d in result.diagnostics],
+                "findings": [e.to_json() for e in errata.entries(result.diagnostics, result.text)],
                 "reconstructed": [r.to_json() for r in result.reconstructed],
             }
             click.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
         else:
-            click.echo(render_human(result, ruleset))
+            shown = list(VIEW)
+            if cleanup or everything:
+                shown.append("cleanup")
+            if simulate > 0 or everything:
+                shown.append("coverage")
+            click.echo(render_human(result, ruleset, shown))
         sys.exit(1 if errors else 0)
 
 

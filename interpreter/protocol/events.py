@@ -46,9 +46,9 @@ def from_trace(game: Game, entries: list) -> list[tuple[Any, dict, dict | None]]
             values = entry[2]
             fields = {n: wire(v, t) for n, v, t in zip(names, values, types)}
             words = log_line(game, entry[1], names, values, types)
-            out.append(
-                (EVERYONE, {"kind": "log", "text": entry[1], "fields": fields, "line": words}, None)
-            )
+            to = entry[4] if len(entry) > 4 else None  # `log to p`: p alone reads it
+            event = {"kind": "log", "text": entry[1], "fields": fields, "line": words}
+            out.append((EVERYONE if to is None else to, event, None))
         elif kind == "die":
             out.append((EVERYONE, {"kind": "die", "sides": entry[1], "value": entry[2]}, None))
         elif kind == "end":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import orjson
 from click.testing import CliRunner
 
@@ -86,3 +88,26 @@ def test_a_new_game_without_a_seed_draws_a_random_one_and_keeps_it():
     play_out(first, RandomAgent(5))
     play_out(again, RandomAgent(5))
     assert first.outcome() == again.outcome() and first.taken == again.taken
+
+
+def test_a_log_line_to_one_player_reaches_that_seat_alone():
+    from dsl.pipeline import compile_text
+    from interpreter.protocol import Session
+
+    text = (Path(__file__).parents[1] / "fixtures" / "high-card.knap").read_text()
+    text = text.replace(
+        "    secret_bonus[p] = roll 1d3\n",
+        "    secret_bonus[p] = roll 1d3\n"
+        '    log to p "your bonus is {b}", b = secret_bonus[p]\n'
+        '    log "a bonus was rolled"\n',
+    )
+    session = Session(compile_text(text, "high-card-logs.knap"), players=2, seed=4)
+    lines = {
+        seat: [e["line"] for e in session.events(seat) if e["kind"] == "log"] for seat in (1, 2)
+    }
+    for seat in (1, 2):
+        own = [line for line in lines[seat] if line.startswith("your bonus")]
+        assert len(own) == 1 and lines[seat].count("a bonus was rolled") == 2
+        assert len(lines[seat]) == 3, (seat, lines)  # not the other seat's bonus
+    spectator = [e["line"] for e in session.events(None) if e["kind"] == "log"]
+    assert spectator == ["a bonus was rolled"] * 2

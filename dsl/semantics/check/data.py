@@ -141,6 +141,7 @@ def known_type(name: str, symbols: Symbols) -> bool:
 def check_data(program, symbols: Symbols) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     out.extend(_contradictions(program))
+    out.extend(_corrections(program))
     if program.kind == "library":
         pass  # a library lends declarations to rulesets; it need not be playable alone
     elif program.one(ast.Players) is None:
@@ -364,6 +365,22 @@ def _contradictions(program) -> list[Diagnostic]:
                 hint="the note says which reading the ruleset plays; a variant can pick another",
             )
         )
+    return out
+
+
+def _corrections(program) -> list[Diagnostic]:
+    """An erratum says what the book should say (`should`), and only an erratum does (K249)."""
+    out = []
+    for note in program.get(ast.Note):
+        if note.kind == "erratum" and note.fix is None:
+            message = f"erratum {note.name} does not say what the book should say"
+            hint = 'end it with `should "..."` (and `printed "..."`: the words it corrects)'
+        elif note.kind != "erratum" and note.fix is not None:
+            message = f"{note.kind} {note.name} corrects the book: only an erratum does"
+            hint = f"write `erratum {note.name}` if the book is wrong here"
+        else:
+            continue
+        out.append(diag("K249", message, note.span, hint=hint))
     return out
 
 

@@ -786,6 +786,8 @@ class TypeChecker(Calls, Visitor):
 
     @on(ast.Log)
     def s_Log(self, s: ast.Log, scope: dict):
+        if s.to is not None:
+            self.expect(self.expr(s.to, scope), PLAYER, s.to.span, "the player a log line is for")
         for a in s.args:
             self.expr(a, scope)
         fields = s.fields()
