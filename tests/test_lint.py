@@ -167,3 +167,25 @@ def test_cro_magnon_missing_row_49(at_root) -> None:
 def test_aurignac_living_area_contradiction(at_root) -> None:
     found = _lint("aurignac")
     assert any(d.code == "K805" and "6.3" in d.message and "6.4" in d.message for d in found)
+
+
+def test_three_errors_planted_in_a_copy_of_a_book_of_headings_are_reported(tmp_path) -> None:
+    # Cro-Magnon's text, organised by upper-case headings, with a reference to a heading it
+    # lacks, a heading renamed under its references, and a misnumbered printed row
+    if not RULEBOOKS.is_dir():
+        pytest.skip(f"the rulebook texts are not at {RULEBOOKS}")
+    text = (RULEBOOKS / "cro-magnon.txt").read_text(encoding="utf-8")
+    planted = {
+        "Nothing INTERACTION PHASE": "Nothing (see HAZARD TABLE) INTERACTION PHASE",
+        "EVENT TABLE 1D100": "EVENTS TABLE 1D100",
+        " 8 Bow & Arrows ": " 80 Bow & Arrows ",
+    }
+    for old, new in planted.items():
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (tmp_path / "cro-magnon.txt").write_text(text, encoding="utf-8")
+    found = lint_ruleset("cro-magnon", tmp_path).diagnostics
+    dangling = {d.cite: d for d in found if d.code == "K803"}
+    assert "HAZARD TABLE" in dangling
+    assert dangling["Event Table"].hint.startswith("did you mean §EVENTS TABLE?")
+    assert any(d.code == "K840" and "'Bow & Arrows' 80" in d.message for d in found)

@@ -552,7 +552,7 @@ class Log(Statement):
     others are `value2` for the second."""
 
     suspends = False
-    children = ("to", "args")
+    children = ("args", "to")
 
     text: str
     args: tuple[Expr, ...]

@@ -26,7 +26,7 @@ from dsl.errors import Diagnostic
 from dsl.tools.sources import SourceText
 
 # what each group holds, by code (any error is an error first)
-BOOK = frozenset({"K803", "K804", "K805", "K807", "K808", "K809"})
+BOOK = frozenset({"K803", "K804", "K805", "K807", "K808", "K809", "K840", "K842"})
 READINGS = frozenset({"K831"})
 GROUPS = ("errors", "book", "readings", "cleanup", "coverage")
 TITLES = {

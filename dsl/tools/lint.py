@@ -22,6 +22,7 @@ from dsl.syntax.parse import parse
 from dsl.syntax.visitor import Visitor, on
 from dsl.tools.lint_costs import cost_findings
 from dsl.tools.sources import CrossRef, SourceText, normalise, split_cite
+from dsl.tools.text_checks import text_findings
 
 ROOTS = (ast.Setup, ast.Round, ast.Outcome, ast.Invariant)
 # checker warnings that lint lists under its own codes
@@ -85,6 +86,7 @@ def lint(
         out += _citations(program, text)
         out += _dangling(program, text)
         out += _mismatched(program, text)
+        out += text_findings(program, text)
     out += _chain_conflicts(program)
     out += _unreachable(program)
     out += _unused(program)
@@ -210,6 +212,8 @@ def _dangling(program: Program, text: SourceText) -> list[Diagnostic]:
             Note(text.span_at(ref.offset), f"refers to {target} here") for ref in refs[1:]
         )
         readings = readings_of(program, target)
+        close = _closest(text, target)
+        guess = f"did you mean §{close}? (a heading renamed, or a name spelled two ways)"
         out.append(
             diag(
                 "K803",
@@ -220,6 +224,7 @@ def _dangling(program: Program, text: SourceText) -> list[Diagnostic]:
                 cite=target,
                 notes=places + tuple(Note(n.span, _reading(n)) for n in readings),
                 hint=_fix_hint(readings)
+                or (guess if close else None)
                 or "a section missing from this edition, or a misprinted reference",
             )
         )
@@ -287,7 +292,10 @@ def context_words(context: str) -> list[str]:
 
 
 def _mismatched(program: Program, text: SourceText) -> list[Diagnostic]:
-    """References whose clause shares no word with the section they cite: a heuristic."""
+    """References whose clause shares no word with the section they cite: a heuristic.
+    (A reference by a heading's name says what it is about in its own words: not checked.)"""
+    if text.style == "upper":
+        return []
     out = []
     for ref in text.refs:
         section = text.find(ref.target)

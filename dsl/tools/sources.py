@@ -214,6 +214,14 @@ _SUBLETTER = re.compile(r"(?:^|(?<=[.;:!?)\"] ))([a-z])\. (?=[A-Z\"(])", re.M)
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.[ \t]+(\S[^\n]{0,90})$", re.M)
 _NAMED_ITEM = re.compile(r"^\d+\. ([A-Z][A-Z' ]+[A-Z])\.", re.M)
 _UPPER = re.compile(r"(?<![\w&,])[A-Z]{2,}(?:(?:,? | & )[A-Z]{2,})*(?![\w])")
+# what comes before a heading's name where the running text refers to it
+_UPPER_LEAD = re.compile(r"\b(?:[Ss]ee|[Cc]onsult|[Rr]efer to|[Uu]se|on)\s+(?:the\s+)?$")
+# a reference in a book of upper-case headings: a heading's name after such words, either
+# in capitals (`see HAZARD TABLE`) or as words ending in a kind of part (`the Event Table`)
+_UPPER_REF = re.compile(
+    r"\b(?:[Ss]ee|[Cc]onsult|[Rr]efer to|[Uu]se|on)\s+(?:the\s+)?"
+    r"([A-Z]{2,}(?: [A-Z&]{2,})*(?![\w])|(?:[A-Z][\w&'-]*\s+){1,3}(?:[Tt]able|[Cc]hart|[Pp]hase))"
+)
 
 
 def _lettered(text: str) -> list[_Head]:
@@ -249,7 +257,8 @@ def _lettered(text: str) -> list[_Head]:
 def _numbered(text: str) -> list[_Head]:
     heads: list[_Head] = []
     top, sub = 0, 0
-    for m in _NUMBERED.finditer(text):
+    _entries, body_from = contents(text)  # the contents' own lines are no headings
+    for m in _NUMBERED.finditer(text, body_from):
         parts = [int(p) for p in m.group(1).split(".")]
         if len(parts) == 1 and parts[0] == top + 1:
             top, sub = parts[0], 0
@@ -288,13 +297,27 @@ def _named(text: str, heads: list[_Head]) -> list[_Head]:
     return out
 
 
-def _contents(text: str) -> tuple[set[str], int]:
-    """The entries of a table of contents that are not numbered sections themselves, and
-    the offset where the contents end (the body begins)."""
-    entries: set[str] = set()
+@attrs.frozen
+class ContentsEntry:
+    """A line of a table of contents: the section id it gives (None for a named entry),
+    its title, and where it stands."""
+
+    id: str | None
+    title: str
+    line: int
+    offset: int
+
+
+_ENTRY_ID = re.compile(r"(\d+(?:\.\d+)*|[A-Z]\d*)\.\s+(.*)")
+
+
+def contents(text: str) -> tuple[list[ContentsEntry], int]:
+    """The entries of the text's table of contents, in order, and the offset where the
+    contents end (the body begins); no entries and 0 when it has none."""
+    entries: list[ContentsEntry] = []
     offset, started, inside = 0, False, False
-    for line in text.splitlines(keepends=True):
-        offset += len(line)
+    for number, line in enumerate(text.splitlines(keepends=True), 1):
+        at, offset = offset, offset + len(line)
         item = line.strip().lstrip("•-* ").strip()
         if item.casefold() == "table of contents":
             inside = True
@@ -306,15 +329,28 @@ def _contents(text: str) -> tuple[set[str], int]:
                 return entries, offset
             continue
         started = True
-        if not re.match(r"\d+(\.\d+)*\.?\s|[A-Z]\d*\.\s", item):
-            entries.add(item)
+        m = _ENTRY_ID.fullmatch(item)
+        where = at + line.index(item[0])
+        if m:
+            entries.append(ContentsEntry(m.group(1), m.group(2).strip(), number, where))
+        else:
+            entries.append(ContentsEntry(None, item, number, where))
     return entries, offset if inside else 0
+
+
+def _contents(text: str) -> tuple[set[str], int]:
+    """The entries of a table of contents that are not numbered sections themselves, and
+    the offset where the contents end (the body begins)."""
+    entries, body_from = contents(text)
+    return {e.title for e in entries if e.id is None}, body_from
 
 
 def _upper(text: str) -> list[_Head]:
     heads: list[_Head] = []
     for m in _UPPER.finditer(text):
         title = m.group(0)
+        if _UPPER_LEAD.search(text, max(0, m.start() - 20), m.start()):
+            continue  # "see EVENT TABLE" names a heading; it is not one
         if len(title) >= 4 and title not in {h[0] for h in heads}:
             heads.append((title, title, m.start(), None))
     return heads
@@ -379,6 +415,9 @@ def _references(text: str, style: str) -> list[CrossRef]:
         after = lead_id.match(text, m.end())
         if after:
             add(after.group(1), after.start(1), m.start())
+    if style == "upper":
+        for m in _UPPER_REF.finditer(text):
+            add(" ".join(m.group(1).split()), m.start(1), m.start())
     if style == "lettered":  # a dotted id is a reference wherever it stands
         for m in re.finditer(r"\b[A-Z]\d+\.\d+\b", text):
             add(m.group(0), m.start(), m.start())

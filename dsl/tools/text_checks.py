@@ -1,0 +1,153 @@
+"""Findings about a rulebook's text that compare it with itself or with the ruleset's data.
+
+- **The table of contents against the headings** (K842): an entry for a section the text
+  does not contain, an entry whose title differs from its heading's, and a heading missing
+  where the contents list its neighbours (the contents list 6.1-6.3, the text has 6.4).
+- **Printed tables against the ruleset's tables** (K840): where a dice table's section of
+  the text prints a row's title after a number, that number must be one the ruleset's row
+  covers.
+
+Used by `dsl.tools.lint`; nothing here knows any game, and no book text is kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dsl.errors import Diagnostic, Note, diag
+from dsl.semantics.resolve import Program
+from dsl.semantics.symbols import face
+from dsl.syntax import ast
+from dsl.tools.sources import ContentsEntry, SourceText, contents, normalise
+
+
+def text_findings(program: Program, text: SourceText) -> list[Diagnostic]:
+    return _contents_findings(text) + _printed_tables(program, text)
+
+
+# ------------------------------------------------------------------ table of contents
+def _contents_findings(text: SourceText) -> list[Diagnostic]:
+    entries, _ = contents(text.text)
+    listed: dict[str, ContentsEntry] = {e.id: e for e in entries if e.id is not None}
+    if not listed:
+        return []
+    out = []
+    for sid, entry in listed.items():
+        heading = text.sections.get(sid)
+        at = text.span_at(entry.offset)
+        if heading is None:
+            out.append(
+                _toc(
+                    f"the contents list {entry.id} ({entry.title!r}), which the "
+                    "text does not contain",
+                    at,
+                    sid,
+                )
+            )
+        elif _same_title(entry.title, heading.title) is False:
+            out.append(
+                _toc(
+                    f"the contents call {entry.id} {entry.title!r}, its heading {heading.title!r}",
+                    at,
+                    sid,
+                    notes=(Note(text.span_at(heading.start), "the heading"),),
+                )
+            )
+    # a heading the contents leave out, among siblings they list
+    listed_parents = {_parent(i) for i in listed}
+    for sid, heading in text.sections.items():
+        if sid in listed or not _is_id(sid) or _parent(sid) not in listed_parents:
+            continue
+        out.append(
+            _toc(
+                f"section {sid} ({heading.title!r}) is missing from the table of contents",
+                text.span_at(heading.start),
+                sid,
+            )
+        )
+    return out
+
+
+def _toc(message: str, span, cite: str, notes: tuple = ()) -> Diagnostic:
+    return diag(
+        "K842",
+        message,
+        span,
+        severity="warning",
+        cite=cite,
+        notes=notes,
+        hint="make the table of contents and the headings agree",
+    )
+
+
+def _is_id(sid: str) -> bool:
+    return re.fullmatch(r"\d+(?:\.\d+)*|[A-Z]\d*", sid) is not None
+
+
+def _parent(sid: str) -> str:
+    """`6.4` -> `6`; `6` -> ``; `C1` -> `C`; `C` -> ``."""
+    if "." in sid:
+        return sid.rsplit(".", 1)[0]
+    m = re.fullmatch(r"([A-Z])\d+", sid)
+    return m.group(1) if m else ""
+
+
+def _same_title(a: str, b: str) -> bool:
+    """Do two titles say the same, whatever the case, punctuation and spacing?"""
+
+    def key(t: str) -> str:
+        return re.sub(r"[^\w]+", " ", normalise(t)).strip()
+
+    return key(a) == key(b) or key(a).startswith(key(b)) or key(b).startswith(key(a))
+
+
+# ------------------------------------------------------------------ printed tables
+def _printed_tables(program: Program, text: SourceText) -> list[Diagnostic]:
+    out = []
+    for table in program.get(ast.Table):
+        if not table.dice or table.cite is None:
+            continue
+        section = text.find(table.cite)
+        if section is None:
+            continue
+        body = text.text[section.start : _end(text, section)]
+        sides = int(table.dice.split("d")[1])
+        for row in table.rows:
+            if row.title is None or row.lo is None:
+                continue
+            lo, hi = face(row.lo, sides), face(row.hi if row.hi is not None else row.lo, sides)
+            # every place the section prints the title after a number or a range: the row is
+            # misnumbered when none of them is its own (several rows may share a title)
+            printed = [
+                (m, face(int(m.group(1)), sides), face(int(m.group(2) or m.group(1)), sides))
+                for m in re.finditer(
+                    rf"(?<![\w.])(\d+)(?:\s*-\s*(\d+))?\s+{re.escape(row.title)}(?![\w])", body
+                )
+            ]
+            if not printed or any((a, b) == (lo, hi) for _m, a, b in printed):
+                continue
+            m, a, b = printed[0]
+            shown = f"{m.group(1)}" if m.group(2) is None else f"{m.group(1)}-{m.group(2)}"
+            covers = f"{lo}" if lo == hi else f"{lo}-{hi}"
+            out.append(
+                diag(
+                    "K840",
+                    f"the printed table numbers {row.title!r} {shown}; the ruleset's table "
+                    f"{table.name!r} gives it {covers}",
+                    text.span_at(section.start + m.start(1)),
+                    severity="warning",
+                    cite=table.cite,
+                    notes=(Note(row.span, f"row {row.name} of table {table.name!r}"),),
+                    hint="a misnumbered row in the book, or in the ruleset's table",
+                )
+            )
+    return out
+
+
+def _end(text: SourceText, section) -> int:
+    """Where a section ends in the text, its subsections included."""
+    ends = [section.end]
+    for other in text.sections.values():
+        if other.parent == section.id:
+            ends.append(other.end)
+    return max(ends)
