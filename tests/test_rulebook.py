@@ -2,7 +2,9 @@
 
 A small ruleset is rendered exactly as tests/rulebooks/*.md expect; every bundled ruleset
 renders, with every in-page link landing on a heading, and its page in docs/rulebooks/ is
-current. Regenerate all of them with `python tests/rulebooks/regen.py` and review the diff.
+current, as is its proofreading page in docs/rulebooks/proofread/ (rendered without the
+book's text). Regenerate all of them with `python tests/rulebooks/regen.py` and review the
+diff.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dsl.errors import read_source
 from dsl.pipeline import load_program
 from dsl.semantics.resolve import bundled_names, find_ruleset
 from dsl.syntax import ast
+from dsl.tools.proofread import render_proofread, scenario_files
 from dsl.tools.rulebook import base_program, render_rulebook
 from dsl.tools.rulebook_findings import render_findings
 from dsl.tools.rulebook_md import plain
@@ -32,6 +35,7 @@ from interpreter.frontends.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent / "rulebooks"
 PAGES = ROOT / "docs" / "rulebooks"
+PROOFREAD = PAGES / "proofread"
 FINDINGS = ROOT / "docs" / "findings.md"
 SMALL = ("tiny.knap", "tiny-long.knap")  # a ruleset and a variant of it, by path
 # the rulebooks whose consistency the Findings page reports
@@ -47,6 +51,17 @@ def rulebook(name_or_path: str) -> str:
     errors = [d for d in diagnostics if d.severity == "error"]
     assert program is not None and not errors, errors
     return render_rulebook(program, base_program(program))
+
+
+@functools.cache
+def proofread_page(name: str) -> str:
+    """The proofreading page the docs site shows: `knapper doc NAME --proofread --scenarios
+    tests`, without the book's text (which the project does not ship)."""
+    path = find_ruleset(name)
+    assert path is not None, name
+    program, diagnostics, _ = load_program(read_source(path), str(path))
+    assert program is not None, diagnostics
+    return render_proofread(program, None, scenario_files(program, [ROOT / "tests"]))
 
 
 def rulebooks_dir() -> Path:
@@ -150,6 +165,13 @@ def test_committed_rulebook_page_is_current(name):
     _same(PAGES / f"{name}.md", rulebook(name))
 
 
+@pytest.mark.parametrize("name", bundled_names())
+def test_committed_proofread_page_is_current(name):
+    text = proofread_page(name)
+    _same(PROOFREAD / f"{name}.md", text)
+    assert _dangling_links(text) == []
+
+
 def test_every_rulebook_page_is_in_the_docs_navigation():
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     listed: set[str] = set()
@@ -162,6 +184,24 @@ def test_every_rulebook_page_is_in_the_docs_navigation():
     pages = {f"rulebooks/{p.name}" for p in PAGES.glob("*.md")}
     assert pages == {f"rulebooks/{n}.md" for n in bundled_names()}
     assert pages | {"findings.md"} <= listed
+    proofread = {f"rulebooks/proofread/{p.name}" for p in PROOFREAD.glob("*.md")}
+    assert proofread == {f"rulebooks/proofread/{n}.md" for n in bundled_names()}
+    assert proofread <= listed
+
+
+def test_proofread_pages_hold_no_words_of_the_books():
+    # the pages are made without the texts; no run of ten words of a book may be on them
+    sources = rulebooks_dir()
+    if not sources.is_dir():
+        pytest.skip(f"the rulebook texts are not at {sources} (set KNAPPER_SOURCES)")
+    runs: set[tuple[str, ...]] = set()
+    for book in sources.glob("*.txt"):
+        words = re.findall(r"\w+", book.read_text(encoding="utf-8").casefold())
+        runs |= {tuple(words[i : i + 10]) for i in range(len(words) - 9)}
+    for page in sorted(PROOFREAD.glob("*.md")):
+        words = re.findall(r"\w+", page.read_text(encoding="utf-8").casefold())
+        copied = [" ".join(words[i : i + 10]) for i in range(len(words) - 9)]
+        assert [c for c in copied if tuple(c.split()) in runs][:3] == [], page.name
 
 
 # ------------------------------------------------------------------ the command

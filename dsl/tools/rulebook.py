@@ -33,7 +33,7 @@ KINDS = {"proc": "Procedure", "phase": "Phase", "step": "Step"}
 def render_rulebook(program: Program, base: Program | None = None) -> str:
     """The rulebook of `program`; `base` is the ruleset a variant extends (for its changes)."""
     page = Page()
-    walk = _Walk(program)
+    walk = RuleWalk(program)
     title = program.one(ast.Title)
     page.heading(1, title.text if title is not None else program.name)
     page.add(
@@ -91,7 +91,7 @@ def _shown_path(path: str) -> str:
 
 
 # ------------------------------------------------------------------ the walk
-class _Walk:
+class RuleWalk:
     """Who calls whom, and which rules have been described already."""
 
     def __init__(self, program: Program):
@@ -130,14 +130,14 @@ class _Walk:
                 continue
             self.seen.add(name)
             proc = self.procs[name]
-            _rule(page, self.program, proc, self, level)
+            describe_rule(page, self.program, proc, self, level)
             self.describe(page, proc, min(level + 1, 4))
 
 
-BASE = "(base)"  # in `_Walk.calls(..., own=True)`: a call of the rule the caller replaced
+BASE = "(base)"  # in `RuleWalk.calls(..., own=True)`: a call of the rule the caller replaced
 
 
-def _rule(page: Page, program: Program, proc: ast.Proc, walk: _Walk, level: int) -> None:
+def describe_rule(page: Page, program: Program, proc: ast.Proc, walk: RuleWalk, level: int) -> None:
     page.heading(level, proc.name, key=proc.name)
     signature = code(f"{proc.name}({params(proc.params)})")
     where = f" · {section(proc.cite)}" if proc.cite else ""
@@ -175,7 +175,7 @@ def _sentence(proc: ast.Proc) -> str:
     return f"{plain(head)}, for {listed}."
 
 
-def _body_facts(decl, walk: _Walk) -> list[str]:
+def _body_facts(decl, walk: RuleWalk) -> list[str]:
     """What a rule's body does that a reader must know: its decisions, dice, calls, ends
     (with those of the rules it replaced and calls with `base(...)`)."""
     facts = []
@@ -213,7 +213,7 @@ def _body_facts(decl, walk: _Walk) -> list[str]:
     return facts
 
 
-def _replaced(base: ast.Proc | None, walk: _Walk) -> str:
+def _replaced(base: ast.Proc | None, walk: RuleWalk) -> str:
     """A `base(...)` call in a rule's list of calls: the rule it replaces, and what that calls."""
     assert base is not None, "only a rule that replaced another calls `base(...)`"
     calls = [_replaced(base.base, walk) if c == BASE else link(c) for c in walk.calls(base, True)]
@@ -275,25 +275,25 @@ def _changes(page: Page, program: Program, base: Program) -> None:
     page.add("")
 
 
-def _setup(page: Page, program: Program, walk: _Walk) -> None:
+def _setup(page: Page, program: Program, walk: RuleWalk) -> None:
     setup = program.one(ast.Setup)
     if setup is None:
         return
     page.heading(2, "Setting up", key="part:setup")
-    _part_lead(page, program, walk, setup, "The setup")
+    part_lead(page, program, walk, setup, "The setup")
     walk.describe(page, setup, 3)
 
 
-def _round(page: Page, program: Program, walk: _Walk) -> None:
+def _round(page: Page, program: Program, walk: RuleWalk) -> None:
     rnd = program.one(ast.Round)
     if rnd is None:
         return
     page.heading(2, "Playing a round", key="part:round")
-    _part_lead(page, program, walk, rnd, f"A round, played at most {rnd.max} times")
+    part_lead(page, program, walk, rnd, f"A round, played at most {rnd.max} times")
     walk.describe(page, rnd, 3)
 
 
-def _part_lead(page: Page, program: Program, walk: _Walk, decl, what: str) -> None:
+def part_lead(page: Page, program: Program, walk: RuleWalk, decl, what: str) -> None:
     text = comment_of(decl, program)
     cite = f" ({section(decl.cite)})" if decl.cite else ""
     page.add(f"{what}{cite}." + (f" {plain(text)}" if text else ""), "")
@@ -307,7 +307,7 @@ def _part_lead(page: Page, program: Program, walk: _Walk, decl, what: str) -> No
         page.add(*(f"- {f}" for f in facts), "")
 
 
-def _end(page: Page, program: Program, walk: _Walk) -> None:
+def _end(page: Page, program: Program, walk: RuleWalk) -> None:
     page.heading(2, "End of the game and score")
     ends = []
     owners: list[tuple[str | None, Any]] = [
@@ -392,7 +392,7 @@ _PROC_SECTIONS: tuple[tuple[str, str, str, Callable[[ast.Proc], str | None]], ..
 )
 
 
-def _procs_of_kind(page: Page, program: Program, walk: _Walk, kind, heading, intro, line):
+def _procs_of_kind(page: Page, program: Program, walk: RuleWalk, kind, heading, intro, line):
     """A section for the procedures of one kind: each rule, a line of its own, what it does."""
     procs = [p for p in program.get(ast.Proc) if p.kind == kind]
     if not procs:
@@ -401,14 +401,14 @@ def _procs_of_kind(page: Page, program: Program, walk: _Walk, kind, heading, int
     page.add(intro, "")
     for proc in procs:
         walk.seen.add(proc.name)
-        _rule(page, program, proc, walk, 3)
+        describe_rule(page, program, proc, walk, 3)
         extra = line(proc)
         if extra is not None:
             page.add(extra, "")
         walk.describe(page, proc, 4)
 
 
-def _others(page: Page, program: Program, walk: _Walk) -> None:
+def _others(page: Page, program: Program, walk: RuleWalk) -> None:
     rest = [p for p in program.get(ast.Proc) if p.name not in walk.seen]
     if not rest:
         return
@@ -418,5 +418,5 @@ def _others(page: Page, program: Program, walk: _Walk) -> None:
         if proc.name in walk.seen:
             continue
         walk.seen.add(proc.name)
-        _rule(page, program, proc, walk, 3)
+        describe_rule(page, program, proc, walk, 3)
         walk.describe(page, proc, 4)

@@ -23,6 +23,7 @@ VISIBLE = {
     "backs": "everyone: where its entries lie, face down; what they are, those shown them",
     "scratch": "nobody: bookkeeping of the rules",
 }
+PROVENANCE = "Printed or reconstructed"  # the column of a table's rows when proofreading
 NOTE_KINDS = (
     ("deviation", "Deviations", "where the executable rules knowingly depart from the book"),
     ("contradiction", "Contradictions", "where the book disagrees with itself"),
@@ -147,9 +148,9 @@ def components(page: Page, program: Program) -> None:
                 page.add(f"  — {text}")
         page.add("")
     for t in tables:
-        _table(page, t, program)
+        component_table(page, t, program)
     for m in maps:
-        _map(page, m, program)
+        component_map(page, m, program)
 
 
 def _faces(t: ast.Table) -> int | None:
@@ -161,7 +162,9 @@ def _face(v: int, sides: int | None) -> str:
     return f"{v % 100:02d}" if sides == 100 else str(v)
 
 
-def _table(page: Page, t: ast.Table, program: Program) -> None:
+def component_table(page: Page, t: ast.Table, program: Program, provenance: bool = False) -> None:
+    """A table of rows under its own heading; with `provenance`, every row says whether the
+    book prints it or the ruleset reconstructed it (for proofreading against the book)."""
     page.heading(3, t.name, key=t.name)
     record = program.decls.get(t.record)
     fields = [f.name for f in record.fields] if isinstance(record, ast.Record) else []
@@ -170,8 +173,9 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
     text = about(t, program)
     marked = ast.reconstructed_rows(t)
     authored = {r.name for r in marked}
+    column = PROVENANCE if provenance else "Reconstructed"
     if marked:
-        text += (" " if text else "") + _reconstructed(len(marked), len(t.rows), t.reason)
+        text += (" " if text else "") + _reconstructed(len(marked), len(t.rows), t.reason, column)
     page.add(lead + "." + (f" {text}" if text else ""), "")
     sides = _faces(t)
     extra = max((len(_positional(r)) for r in t.rows), default=0) - len(fields)
@@ -188,7 +192,7 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
     header += ["Text"] if said else []
     header += written
     header += (["Copies"] if copies else []) + (["Section"] if cited else [])
-    header += ["Reconstructed"] if marked else []
+    header += [column] if marked or provenance else []
     header += ["Remark"] if remarked else []
     rows = []
     for r in t.rows:
@@ -211,7 +215,9 @@ def _table(page: Page, t: ast.Table, program: Program) -> None:
             cells.append(str(r.copies) if r.copies is not None else "1")
         if cited:
             cells.append(section(r.cite))
-        if marked:
+        if provenance:
+            cells.append(_provenance(r, r.name in authored))
+        elif marked:
             cells.append(plain(r.reason or "yes") if r.name in authored else "")
         if remarked:
             cells.append(plain(remarks[r.name] or ""))
@@ -249,13 +255,19 @@ def _row_text(given: dict, said: dict[str, ast.Field], program: Program) -> str:
     return plain(" · ".join(parts))
 
 
-def _reconstructed(marked: int, rows: int, reason: str | None) -> str:
+def _provenance(r: ast.Row, authored: bool) -> str:
+    if not authored:
+        return "printed"
+    return "**reconstructed**" + (f": {plain(r.reason)}" if r.reason else "")
+
+
+def _reconstructed(marked: int, rows: int, reason: str | None, column: str) -> str:
     if marked == rows:
         count = "The row is" if rows == 1 else f"All {rows} rows are"
     else:
         count = f"{marked} of {rows} rows {'is' if marked == 1 else 'are'}"
     text = (
-        f"{count} reconstructed (column Reconstructed, with the ruleset's reason where it gives "
+        f"{count} reconstructed (column {column}, with the ruleset's reason where it gives "
         "one): the book does not print (all of) their values, so they were authored to fit "
         "what it does say."
     )
@@ -302,7 +314,7 @@ def _gaps(t: ast.Table) -> list[str]:
     return [_face(r[0], sides) + ("" if len(r) == 1 else "–" + _face(r[-1], sides)) for r in runs]
 
 
-def _map(page: Page, m: ast.Map, program: Program) -> None:
+def component_map(page: Page, m: ast.Map, program: Program) -> None:
     page.heading(3, m.name, key=m.name)
     nodes = [i for i in m.items if isinstance(i, ast.MapNode)]
     near: dict[str, list[str]] = {n.name: [] for n in nodes}
@@ -405,16 +417,18 @@ def notes(page: Page, program: Program) -> None:
             continue
         page.heading(3, title, key=f"notes:{kind}")
         page.add(f"{plain(meaning.capitalize())}.", "")
-        label = kind.upper()
-        for n in mine:
-            cites = sections(n.cite, *n.also)
-            where = f" ({cites})" if cites else ""
-            fix = ""
-            if n.fix is not None:
-                printed = f" for {code(n.printed)}" if n.printed is not None else ""
-                fix = f" The book should say {code(n.fix)}{printed}."
-            page.add(f"- **{label}** {code(n.name)}{where}: {plain(n.text)}{fix}")
-        page.add("")
+        page.add(*(f"- {note_line(n)}" for n in mine), "")
+
+
+def note_line(n: ast.Note) -> str:
+    """A note as one line: its kind, name, sections, text and, for an erratum, its fix."""
+    cites = sections(n.cite, *n.also)
+    where = f" ({cites})" if cites else ""
+    fix = ""
+    if n.fix is not None:
+        printed = f" for {code(n.printed)}" if n.printed is not None else ""
+        fix = f" The book should say {code(n.fix)}{printed}."
+    return f"**{n.kind.upper()}** {code(n.name)}{where}: {plain(n.text)}{fix}"
 
 
 def notes_on(program: Program, cite: str | None) -> list[ast.Note]:

@@ -1,8 +1,9 @@
 """Rewrite the generated rulebooks and the Findings page: `python tests/rulebooks/regen.py`.
 
-Writes docs/rulebooks/<name>.md for every bundled ruleset, the expected pages of the small
-rulesets beside this script, and docs/findings.md from `knapper lint --json` (when the
-rulebook texts are at hand). Review the diff: a change in a page is a change in the rules
+Writes docs/rulebooks/<name>.md and docs/rulebooks/proofread/<name>.md (without the book's
+text) for every bundled ruleset, the expected pages of the small rulesets beside this
+script, and docs/findings.md from `knapper lint --json` (when the rulebook texts are at
+hand). Review the diff: a change in a page is a change in the rules
 or in what Knapper finds.
 """
 
@@ -17,9 +18,11 @@ sys.path[:0] = [str(HERE.parent.parent), str(HERE.parent)]
 from test_rulebook import (  # noqa: E402
     FINDINGS,
     PAGES,
+    PROOFREAD,
     ROOT,
     SMALL,
     findings_page,
+    proofread_page,
     rulebook,
     rulebooks_dir,
 )
@@ -40,10 +43,13 @@ def main() -> None:
     changed = 0
     for name in bundled_names():
         changed += _write(PAGES / f"{name}.md", rulebook(name))
-    for stale in sorted(set(PAGES.glob("*.md")) - {PAGES / f"{n}.md" for n in bundled_names()}):
-        stale.unlink()
-        print(f"removed {stale.relative_to(ROOT)}")
-        changed += 1
+        changed += _write(PROOFREAD / f"{name}.md", proofread_page(name))
+    for folder in (PAGES, PROOFREAD):
+        current = {folder / f"{n}.md" for n in bundled_names()}
+        for stale in sorted(set(folder.glob("*.md")) - current):
+            stale.unlink()
+            print(f"removed {stale.relative_to(ROOT)}")
+            changed += 1
     for file in SMALL:
         changed += _write(HERE / file.replace(".knap", ".md"), rulebook(str(HERE / file)))
     sources = rulebooks_dir()
