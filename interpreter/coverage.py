@@ -1,35 +1,43 @@
 """Dynamic findings: what seeded random games reveal about a ruleset.
 
 In: a `Game`, a player count, a number of games and the first seed. Out: `Diagnostic`s
-(K851-K856), each at the ruleset's place with the rule's citation: procedures, phases and
-steps that never ran, decisions that were never reached, decisions that offered no option,
-invariants that broke (with the seed and the shortest list of options found that breaks
-them), games that did not end within their bound, and other rules that failed at run time.
+(K851-K859), each at the ruleset's place with the rule's citation: procedures, phases and
+steps that never ran, decisions that were never reached, arms of an `if` or `match` that
+never ran, rows and written options a decision never offered (with the confidence the
+number of games gives), decisions that offered no option, invariants that broke (with the
+seed and the shortest list of options found that breaks them), games that did not end
+within their bound, and other rules that failed at run time.
 
 Games are the ones `knapper simulate --seed S` plays (game k has seed S+k for its dice and
-its random agent). Which instructions ran is seen through a copy of the game whose every
-instruction is wrapped once: the first call notes it and puts the plain instruction back,
-so the games run at nearly full speed and the engine itself knows nothing of coverage.
+its random agent). What ran is seen through a copy of the game whose instructions note the
+lines they execute until all have been seen (`interpreter.coverage_branches`), so the
+engine itself knows nothing of coverage.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import attrs
 import orjson
 
 from dsl.errors import Diagnostic, IllegalMove, KnapperError, Span, diag
+from dsl.syntax import ast
 from interpreter.agents import RandomAgent
 from interpreter.api import load, new_game
 from interpreter.core.game import Game
 from interpreter.core.state import State
-from interpreter.explain import enclosing_cite
+from interpreter.coverage_branches import Probe, arms_never_run
+from interpreter.coverage_rows import excluded, written
+from interpreter.explain import enclosing_cite, find_choose, span_contains
 from interpreter.trace import replay, rule_cite, stack_of
 
 BOUND_CODES = {"K404", "K405", "K410"}
 SHORTEN_BUDGET = 200  # replays spent shortening one invariant's reproduction
+# games that must reach a decision before an option it never offered is a finding: no
+# sighting in 30 puts the chance per game under one in ten (95% confidence)
+CONFIDENT_GAMES = 30
 
 
 @attrs.frozen
@@ -44,29 +52,6 @@ class Failure:
     cite: str | None
 
 
-class _Probe:
-    """A copy of the game whose instructions note, once each, that they ran."""
-
-    def __init__(self, game: Game):
-        self.ran: set[tuple[int, int]] = set()
-        codes = [list(proc) for proc in game.code]
-        for proc, instructions in enumerate(codes):
-            for pc in range(len(instructions)):
-                instructions[pc] = self._first(codes, proc, pc)
-        self.game = attrs.evolve(game, code=tuple(codes))  # type: ignore[arg-type]
-
-    def _first(self, codes: list[list[Callable]], proc: int, pc: int) -> Callable:
-        plain = codes[proc][pc]
-        ran = self.ran
-
-        def first(st, L):
-            ran.add((proc, pc))
-            codes[proc][pc] = plain  # the engine reads this list: later calls go straight in
-            return plain(st, L)
-
-        return first
-
-
 def dynamic_findings(
     game: Game | str, players: int | None = None, games: int = 100, seed: int = 0
 ) -> list[Diagnostic]:
@@ -75,34 +60,53 @@ def dynamic_findings(
     if isinstance(game, str):
         game = load(game)
     n = players if players is not None else game.players[0]
-    probe = _Probe(game)
-    asked: set[int] = set()
-    offered: dict[int, set[str]] = {}
+    probe = Probe(game)
+    watch = _Watch()
     failures: list[Failure] = []
     for s in range(seed, seed + games):
-        failure = _play(probe.game, n, s, asked, offered)
+        failure = _play(probe.game, n, s, watch)
         if failure is not None:
             failures.append(failure)
-    found = _never_ran(game, probe.ran, games)
-    found += _never_offered(game, offered, games)
+    played = _games(games)
+    dead = arms_never_run(game, probe.spans, played)
+    # a decision in an arm that never ran is that arm's finding, not one of its own
+    found = [
+        d
+        for d in _never_ran(game, probe.ran, games)
+        if not any(d.code == "K852" and _within(arm.body, d.span) for arm, _ in dead)
+    ]
+    found += [finding for _, finding in dead]
+    found += _never_offered(game, watch)
     found += _failed(game, n, failures, games)
     return sorted(found, key=Diagnostic.sort_key)
 
 
-def _play(
-    game: Game, n: int, seed: int, asked: set[int], offered: dict[int, set[str]]
-) -> Failure | None:
+@attrs.define
+class _Watch:
+    """What the decisions offered: per decision, the options (names and numbers) offered
+    in any game, and how many games reached it."""
+
+    offered: dict[int, set[Any]] = attrs.Factory(dict)
+    reached: dict[int, int] = attrs.Factory(dict)
+
+    def game(self, sites: set[int]) -> None:
+        for site in sites:
+            self.reached[site] = self.reached.get(site, 0) + 1
+
+
+def _play(game: Game, n: int, seed: int, watch: _Watch) -> Failure | None:
     """One random game, watched: the first thing that goes wrong in it, if anything."""
     taken: list[Any] = []
     state: State | None = None
+    sites: set[int] = set()
     try:
         state = new_game(game, players=n, seed=seed)
         broken = state.check_invariants()
         agent = RandomAgent(seed)
         while not broken and (decision := state.decision()) is not None:
-            asked.add(decision.site)
-            offered.setdefault(decision.site, set()).update(
-                o for o in decision.options if isinstance(o, str) and o in game.rows
+            sites.add(decision.site)
+            watch.offered.setdefault(decision.site, set()).update(
+                o for o in decision.options if isinstance(o, (str, int))
             )
             option = agent(state, decision)
             taken.append(option)
@@ -111,11 +115,13 @@ def _play(
     except IllegalMove:
         raise
     except KnapperError as err:
+        watch.game(sites)
         first = err.diagnostics[0]
         cite = first.cite or enclosing_cite(game.program, first.span)
         if cite is None and state is not None:
             cite = rule_cite(None, stack_of(state))
         return Failure(seed, tuple(taken), first.code, first.message, first.span, cite)
+    watch.game(sites)
     if broken:
         first = broken[0]
         return Failure(seed, tuple(taken), "K601", first.message, first.span, first.cite)
@@ -125,7 +131,7 @@ def _play(
 def _never_ran(game: Game, ran: set[tuple[int, int]], games: int) -> list[Diagnostic]:
     entered = {proc for proc, _pc in ran}
     index = {info.name: i for i, info in enumerate(game.procs)}
-    played = f"{games} random game{'s' if games != 1 else ''}"
+    played = _games(games)
     found = []
     for i, info in enumerate(game.procs):
         if info.kind == "main" or i in entered:
@@ -161,37 +167,60 @@ def _never_ran(game: Game, ran: set[tuple[int, int]], games: int) -> list[Diagno
     return found
 
 
-def _never_offered(game: Game, offered: dict[int, set[str]], games: int) -> list[Diagnostic]:
-    """Rows of a table that a decision offers, which it never offered in any game: a card
-    whose cost can never be paid, or whose condition never holds (K857). A decision counts
-    for a table once it has offered at least half of its rows: a decision that offers only
-    some kinds of row by design (the spear cards of a hand) is not a finding."""
-    played = f"{games} random game{'s' if games != 1 else ''}"
+def _never_offered(game: Game, watch: _Watch) -> list[Diagnostic]:
+    """Rows of a table (K857), and options of a written list (K859), that a decision could
+    offer and never did: a card whose cost can never be paid, or whose condition never
+    holds. A decision counts for a table once it has offered at least half of the rows its
+    options' expression allows (`interpreter.coverage_rows`): rows it rules out by their
+    printed fields, and a decision that offers only some kinds of row by design (the spear
+    cards of a hand), are not findings. Nor is a decision reached in fewer than
+    `CONFIDENT_GAMES` games: the message states how unlikely the miss is by chance."""
     found = []
-    for site_index, rows in sorted(offered.items()):
+    for site_index, offered in sorted(watch.offered.items()):
         site = game.sites[site_index]
+        reached = watch.reached.get(site_index, 0)
+        if reached < CONFIDENT_GAMES:
+            continue
+        choose, _owner = find_choose(game.program, site.span)
+        if choose is None:
+            continue
+        ruled_out = excluded(game, choose.options)
         for table, members in game.tables.items():
-            seen = rows & set(members)
-            if len(seen) < 2 or 2 * len(seen) < len(set(members)):
+            allowed = set(members) - ruled_out
+            seen = offered & allowed
+            if len(seen) < 2 or 2 * len(seen) < len(allowed):
                 continue
-            missing = sorted(set(members) - seen)
-            if not missing:
-                continue
-            names = ", ".join(game.describe(r) for r in missing[:8])
-            more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
-            found.append(
-                diag(
-                    "K857",
-                    f"the decision {site.prompt!r} offered {len(seen)} of the "
-                    f"{len(set(members))} rows of {table!r} in {played}, never {names}{more}",
-                    site.span,
-                    severity="warning",
-                    cite=site.cite,
-                    hint="a cost that can never be paid, or a condition that never holds; "
-                    "more games (--simulate N) may offer it",
-                )
-            )
+            missing = sorted(allowed - seen)
+            if missing:
+                what = f"{len(seen)} of the {len(allowed)} rows of {table!r} it can offer"
+                found.append(_missed(game, "K857", site, what, missing, reached))
+        options = [o for o in written(game, choose.options) if o not in game.rows]
+        if len(options) >= 2:
+            missing = [o for o in options if o not in offered]
+            if missing:
+                what = f"{len(options) - len(missing)} of its {len(options)} written options"
+                found.append(_missed(game, "K859", site, what, missing, reached))
     return found
+
+
+def _missed(
+    game: Game, code: str, site: Any, what: str, missing: list[Any], reached: int
+) -> Diagnostic:
+    names = ", ".join(game.describe(r) for r in missing[:8])
+    more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
+    # the rule of three: no sighting in G games puts the chance per game under 3/G (95%)
+    once_in = reached // 3
+    return diag(
+        code,
+        f"the decision {site.prompt!r} offered {what} in the {reached} random games that "
+        f"reached it, never {names}{more}; one offered in one game in {once_in} or more "
+        "would be missed this way less than 5% of the time",
+        site.span,
+        severity="warning",
+        cite=site.cite,
+        hint="a cost that can never be paid, or a condition that never holds; "
+        "more games (--simulate N) make the bound tighter",
+    )
 
 
 def _failed(game: Game, n: int, failures: list[Failure], games: int) -> list[Diagnostic]:
@@ -255,15 +284,29 @@ def _failed(game: Game, n: int, failures: list[Failure], games: int) -> list[Dia
     return found
 
 
+def _within(body: ast.Block, span: Span) -> bool:
+    return any(span_contains(s.span, span) for s in body.stmts)
+
+
+def _games(k: int) -> str:
+    return f"{k} random game{'s' if k != 1 else ''}"
+
+
 def _decisions(k: int) -> str:
     return f"{k} decision{'s' if k != 1 else ''}"
 
 
 def _name(game: Game) -> str:
-    """How the command line names the ruleset: its bundled name, else its path."""
-    from dsl.semantics.resolve import bundled_names
+    """How the command line names the ruleset: its bundled name when the file played is the
+    bundled one, else the path it was read from (a copy of a bundled ruleset keeps its
+    name, and its replay must play the copy)."""
+    from dsl.semantics.resolve import find_ruleset
 
-    return game.name if game.name in bundled_names() else str(game.program.path)
+    bundled = find_ruleset(game.name) if game.name else None
+    played = Path(game.program.path)
+    if bundled is not None and played.exists() and bundled.resolve() == played.resolve():
+        return game.name
+    return str(game.program.path)
 
 
 def _site_cite(game: Game, span: Span) -> str | None:

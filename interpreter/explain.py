@@ -129,7 +129,7 @@ def explain(state: State, option: str | None = None, seat: Any = HOST) -> Explan
     sources = getattr(game.program, "sources", {}) or {}
     frames = stack_of(state)
     stack = tuple({**f, "line": _line_at(f["at"], sources)} for f in frames)
-    choose, owner = _find_choose(game.program, site.span)
+    choose, owner = find_choose(game.program, site.span)
     options_text = defined = None
     uses: tuple = ()
     if choose is not None:
@@ -250,7 +250,7 @@ def _line_at(place: str, sources: dict[str, str]) -> str | None:
     return lines[n - 1].strip() if 1 <= n <= len(lines) else None
 
 
-def _contains(outer: Span, inner: Span) -> bool:
+def span_contains(outer: Span, inner: Span) -> bool:
     return (
         outer.file == inner.file
         and (outer.line, outer.col) <= (inner.line, inner.col)
@@ -263,18 +263,18 @@ def enclosing_cite(program: Any, span: Span) -> str | None:
     best: tuple[Span, str] | None = None
     for decl, _depth in ast.rules(getattr(program, "decls", {}).values()):
         decl_span = getattr(decl, "span", None)
-        if decl_span is None or not _contains(decl_span, span):
+        if decl_span is None or not span_contains(decl_span, span):
             continue
         for node in ast.walk(decl):
             cite = getattr(node, "cite", None)
             here = getattr(node, "span", None)
-            if cite and isinstance(here, Span) and _contains(here, span):
-                if best is None or _contains(best[0], here):
+            if cite and isinstance(here, Span) and span_contains(here, span):
+                if best is None or span_contains(best[0], here):
                     best = (here, cite)
     return best[1] if best else None
 
 
-def _find_choose(program: Any, span: Span) -> tuple[ast.Choose | None, Any]:
+def find_choose(program: Any, span: Span) -> tuple[ast.Choose | None, Any]:
     """The `choose` written at `span`, and the declaration it is in."""
     for decl, _depth in ast.rules(getattr(program, "decls", {}).values()):
         # a rule's own statements (`walk` would go on into the rule it replaced)

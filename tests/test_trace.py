@@ -244,13 +244,16 @@ def tiny(extra: str = "", body: str = TINY):
     return compile_text(body + extra, "tiny.knap")
 
 
-def test_coverage_finds_a_procedure_never_called_and_a_decision_never_reached():
+def test_coverage_finds_a_procedure_never_called_and_arms_never_taken():
     found = dynamic_findings(tiny(), None, 20, 0)
+    # the decision never reached lies in an arm never taken: the arm is the finding
     assert [(d.code, d.span.line, d.cite, d.severity) for d in found] == [
         ("K851", 10, "T6", "warning"),
-        ("K852", 21, "T7", "warning"),
+        ("K858", 18, "T2", "warning"),
+        ("K858", 21, "T7", "warning"),
     ]
     assert "proc 'never' never ran in 20 random games" in found[0].message
+    assert "the `if total[p] > 1000` arm never ran in 20 random games" in found[1].message
 
 
 def test_coverage_of_tic_tac_toe_finds_nothing():
