@@ -7,8 +7,9 @@ seen; so only the instructions holding a branch not yet taken stay slow.
 
 `arms_never_run(game, spans, played)` walks the ruleset's `if` and `match` statements and
 finds each arm (K858) that never ran in games where its statement did: a condition that
-never holds, or a value that never comes. An empty arm (`else {}`) is not reported, nor an
-arm whose statement never ran (the procedure, loop or arm around it is reported instead).
+never holds, or a value that never comes. An arm with nothing to see (`else {}`, `{ break }`,
+`{ pass }`) is not reported, nor an arm whose statement never ran (the procedure, loop or
+arm around it is reported instead).
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from interpreter.core.game import Game
 from interpreter.explain import enclosing_cite, source_text, span_contains
 
 FIRST_LINE = 2  # line 1 of an instruction's function is its `def`
+# statements that leave no line of their own to see (a `break` may become the branch's
+# jump): an arm of nothing else is not reported
+QUIET = (ast.Break, ast.Pass)
 
 
 class Probe:
@@ -121,7 +125,7 @@ def arms_never_run(game: Game, spans: set[Span], played: str) -> list[tuple[Arm,
     """Each arm that never ran though its statement did, with its finding."""
     found = []
     for arm in arms(game.program):
-        if not arm.body.stmts or arm.head not in spans:
+        if arm.head not in spans or all(isinstance(s, QUIET) for s in arm.body.stmts):
             continue
         if any(span_contains(s.span, ran) for s in arm.body.stmts for ran in spans):
             continue

@@ -189,3 +189,57 @@ def test_three_errors_planted_in_a_copy_of_a_book_of_headings_are_reported(tmp_p
     assert "HAZARD TABLE" in dangling
     assert dangling["Event Table"].hint.startswith("did you mean §EVENTS TABLE?")
     assert any(d.code == "K840" and "'Bow & Arrows' 80" in d.message for d in found)
+
+
+def _planted_copy(folder: Path, planted: dict[str, str]) -> tuple[Path, dict[str, int]]:
+    """A copy of Cro-Magnon in `folder` with each old text replaced by its new one, and the
+    line where each new text stands."""
+    folder.mkdir()
+    source = Path(__file__).parent.parent / "rulesets" / "cro-magnon"
+    for path in source.glob("*.knap"):
+        (folder / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    copy = folder / "cro-magnon.knap"
+    text = copy.read_text(encoding="utf-8")
+    for old, new in planted.items():
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    copy.write_text(text, encoding="utf-8")
+    return copy, {new: text[: text.index(new)].count("\n") + 1 for new in planted.values()}
+
+
+def _lint_json(*args: str) -> dict[tuple[str, int], dict]:
+    out = CliRunner().invoke(main, ["lint", *args, "--json"])
+    return {(f["code"], f["line"]): f for f in orjson.loads(out.output)["findings"]}
+
+
+def test_five_errors_planted_in_a_copy_of_a_ruleset_are_each_caught(tmp_path) -> None:
+    # copies of Cro-Magnon with a gap in a dice table, a setup that breaks an invariant
+    # (both found without playing), a price no roll can pay, a branch that can never
+    # fire and a round bound one short of the book's (found by random play: in a copy
+    # of their own, since a setup that breaks an invariant stops every game at once)
+    static, _ = _planted_copy(
+        tmp_path / "static",
+        {
+            "  74-00 diffusion_of_knowledge": "  75-00 diffusion_of_knowledge",
+            "    bands[p, home] += start_bands": "    bands[p, home] -= start_bands",
+        },
+    )
+    found = _lint_json(str(static))
+    (gap,) = [f for (code, _), f in found.items() if code == "K807"]
+    assert "the roll(s) 49, 74 " in gap["message"]
+    (broken,) = [f for (code, _), f in found.items() if code == "K820"]
+    assert "bands_never_negative" in broken["message"] and broken["severity"] == "error"
+    played, lines = _planted_copy(
+        tmp_path / "played",
+        {
+            "if 5 in turn_dice and 6 in turn_dice {": "if 5 in turn_dice and 11 in turn_dice {",
+            "    if face == 3 or face == 4 {": "    if face > 10 {",
+            "round max 51 ": "round max 50 ",
+        },
+    )
+    found = _lint_json(str(played), "--simulate", "30")
+    assert ("K858", lines["if 5 in turn_dice and 11 in turn_dice {"]) in found
+    assert ("K858", lines["    if face > 10 {"] + 1) in found  # at the arm's first statement
+    (bound,) = [f for (code, _), f in found.items() if code == "K855"]
+    assert "30 of 30 games" in bound["message"]
+    assert str(played) in bound["hint"]  # the replay plays the copy
