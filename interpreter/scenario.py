@@ -65,6 +65,18 @@ class ScenarioResult:
     problems: tuple[str, ...]
     warnings: tuple[str, ...] = ()
     forced: tuple[str, ...] = ()  # the single-option decisions taken for the player
+    misprints: tuple[Misprint, ...] = ()  # worked examples whose book figure differs
+
+
+@attrs.frozen
+class Misprint:
+    """`expect A == B printed C` where the game gives A a value other than C: the book's
+    worked example prints a figure its own rules do not give."""
+
+    span: Span  # the expectation
+    what: str  # A, or the expectation's label
+    book: str  # C, as the language writes it
+    rules: str  # A's value in the scenario's game
 
 
 Write = Callable[[bytes], Any]
@@ -166,9 +178,15 @@ def scenario_program(program: Program, sc: ast.Scenario) -> tuple[Program, list,
         elif step.kind == "holds":
             value = step.value
             checked = fn(f"scenario_expect_{i}", value, True)
-            steps.append((checked, parts(f"scenario_part_{i}", value)))
+            book = None
+            if step.printed is not None and isinstance(value, ast.BinOp) and value.op == "==":
+                book = (
+                    fn(f"scenario_rules_{i}", value.left),
+                    fn(f"scenario_book_{i}", step.printed),
+                )
+            steps.append((checked, parts(f"scenario_part_{i}", value), book))
         else:
-            steps.append((fn(f"scenario_expect_{i}", step.value), []))
+            steps.append((fn(f"scenario_expect_{i}", step.value), [], None))
     invariants = {
         inv.name: (expr_text(inv.value), parts(f"scenario_invariant_{inv.name}", inv.value))
         for inv in program.get(ast.Invariant)
@@ -209,8 +227,8 @@ def _without_failing_parts(program: Program, errors: list[Diagnostic]) -> tuple[
 
 def _keep_parts(step: Any, dropped: set) -> Any:
     if isinstance(step, tuple):
-        name, parts = step
-        return name, [p for p in parts if p[1] not in dropped]
+        name, parts, book = step
+        return name, [p for p in parts if p[1] not in dropped], book
     return step
 
 
@@ -254,6 +272,7 @@ class _Runner:
         self.warnings: list[str] = []
         self.taken: list[str] = []  # the forced decisions taken for the player
         self.broken: set = set()  # the spans of the invariants already reported
+        self.misprints: list[Misprint] = []
         self.strict_choices = "choices" in sc.strict
         self.recorder = None
         players = sc.players if sc.players is not None else game.players[0]
@@ -351,7 +370,7 @@ class _Runner:
         self.settle()
 
     def expect(self, step: ast.ScenarioExpect, fns) -> None:
-        name, parts = fns
+        name, parts, book = fns
         what = step.label or expr_text(step.value)
         line = step.value.span.line
         try:
@@ -362,6 +381,8 @@ class _Runner:
         if step.kind == "holds":
             if not value:
                 self.problems.append(f"expected {what} (line {line})" + self.explain(parts))
+            if step.printed is not None:
+                self.compare_printed(step, book, line)
             return
         pending = self.state.waiting()
         if pending is None:
@@ -379,6 +400,22 @@ class _Runner:
             self.problems.append(
                 f"expected {what}: {self.shown(value)!r} {verb} an option at {self.at()} "
                 f"(line {line}); options: {listed}"
+            )
+
+    def compare_printed(self, step: ast.ScenarioExpect, book, line: int) -> None:
+        """`expect A == B printed C`: note a misprint when A is not C."""
+        if book is None:
+            self.problems.append(
+                f"`printed` gives the book's figure for A in `expect A == B printed C`; "
+                f"this expectation is no `==` (line {line})"
+            )
+            return
+        rules, printed = (self.value(name) for name in book)
+        if rules != printed:
+            assert isinstance(step.value, ast.BinOp)  # as `book` is only made for `==`
+            what = expr_text(step.value.left)
+            self.misprints.append(
+                Misprint(step.span, what, self.literal(printed), self.literal(rules))
             )
 
     def reject(self, option: Any, what: str, line: int) -> None:
@@ -460,6 +497,7 @@ class _Runner:
             tuple(problems),
             tuple(self.warnings),
             tuple(self.taken),
+            tuple(self.misprints),
         )
 
 

@@ -159,6 +159,26 @@ def test_neanderthal_findings(at_root) -> None:
     assert not [d for d in found if d.code == "K802"]
 
 
+def test_a_worked_example_whose_figure_the_rules_do_not_give_is_a_finding(at_root) -> None:
+    # the J example's scenario records the book's 32 beside the rules' 34 (`printed`); the
+    # finding stands at the book's line, links the scenario and the erratum, and the
+    # erratum is not shown a second time
+    result = lint_ruleset("neanderthal", None, scenarios=[ROOT / "tests" / "neanderthal"])
+    (found,) = [d for d in result.diagnostics if d.code == "K844"]
+    assert "prints 32" in found.message and "give 34" in found.message
+    assert found.span.file == "tests/neanderthal/victory.scenario" and found.cite == "J"
+    assert "victory_example_elder" in found.hint
+    shown = errata.entries(result.diagnostics, result.text)
+    assert not [e for e in shown if "victory_example_elder (" in e.diagnostic.message]
+    assert not [d for d in lint_ruleset("neanderthal", None).diagnostics if d.code == "K844"]
+
+
+def test_a_name_spelled_two_ways_links_the_erratum_that_corrects_it(at_root) -> None:
+    (found,) = [d for d in _lint("cro-magnon") if d.code == "K843"]
+    assert "'Diaster' once and 'Disaster' 6 times" in found.message
+    assert found.hint == "read 'Diaster' as 'Disaster' (erratum disease_disaster)"
+
+
 def test_cro_magnon_missing_row_49(at_root) -> None:
     found = _lint("cro-magnon")
     assert any(d.code == "K807" and "49" in d.message for d in found)

@@ -9,6 +9,7 @@ diff.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import os
@@ -70,13 +71,15 @@ def rulebooks_dir() -> Path:
 
 
 def lint_report(name: str, sources: Path) -> dict | None:
-    """`knapper lint NAME --json`, or None when there is no such command."""
+    """`knapper lint NAME --scenarios tests --json`, or None when there is no such command."""
     if "lint" not in main.commands:
         return None
-    result = CliRunner().invoke(main, ["lint", name, "--json", "--sources", str(sources)])
+    args = ["lint", name, "--scenarios", "tests", "--json", "--sources", str(sources)]
+    with contextlib.chdir(ROOT):  # the paths the findings show are relative to it
+        result = CliRunner().invoke(main, args)
     if result.exit_code not in (0, 1) or not result.stdout.lstrip().startswith("{"):
         raise AssertionError(f"knapper lint {name} --json failed:\n{result.output}")
-    return orjson.loads(result.stdout)
+    return orjson.loads(result.stdout) | {"command": f"knapper lint {name} --scenarios tests"}
 
 
 def findings_page(sources: Path) -> str:

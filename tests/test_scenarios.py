@@ -234,3 +234,20 @@ def test_scenario_trace_writes_each_scenario(tmp_path):
     lines = read_trace(trace)
     assert [line["game"] for line in lines if line["event"] == "start"] == ["a", "b"]
     assert [line["option"] for line in lines if line["event"] == "decision"] == [4, 0]
+
+
+def test_a_printed_figure_the_rules_do_not_give_is_a_misprint(tmp_path):
+    # `printed` records the book's figure for the left side of `==`: the scenario still
+    # checks the rules' figure, and a different printed one is kept as a misprint
+    (differs, agrees, wrong) = _run(
+        tmp_path,
+        'scenario "d" { seed 0 choices 4 expect cell[4] == x printed o as "the centre" }\n'
+        'scenario "a" { seed 0 choices 4 expect cell[4] == x printed x }\n'
+        'scenario "w" { seed 0 choices 4 expect cell[4] != o printed o }\n',
+    )
+    assert differs.passed and agrees.passed
+    (m,) = differs.misprints
+    assert (m.what, m.book, m.rules, m.span.line) == ("cell[4]", "o", "x", 2)
+    assert agrees.misprints == ()
+    assert not wrong.passed
+    assert "no `==`" in wrong.problems[0] and "line 4" in wrong.problems[0]

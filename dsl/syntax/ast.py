@@ -1173,12 +1173,15 @@ EXPECT_KINDS = ("holds", "offered", "not offered", "rejected")
 
 @attrs.frozen
 class ScenarioExpect(Node):
-    children = ("value",)
+    children = ("value", "printed")
 
     kind: str  # one of EXPECT_KINDS
     value: Expr
     label: str | None
     span: Span = _span()
+    # `expect A == B printed C`: the figure the book prints for A in its worked example,
+    # where the rules give B (a finding of `knapper lint` when they differ: K844)
+    printed: Expr | None = None
 
 
 ScenarioStep = Union[ScenarioChoices, ScenarioExpect]

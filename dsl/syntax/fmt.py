@@ -565,7 +565,8 @@ class _Parts(Visitor):
     def p_ScenarioExpect(self, step: ast.ScenarioExpect) -> str:
         kind = "" if step.kind == "holds" else f"{step.kind} "
         label = f" as {string(step.label)}" if step.label is not None else ""
-        return f"expect {kind}{expr(step.value)}{label}"
+        printed = f" printed {expr(step.printed)}" if step.printed is not None else ""
+        return f"expect {kind}{expr(step.value)}{printed}{label}"
 
     @on(ast.Scenario)
     def p_Scenario(self, sc: ast.Scenario, comments: _Comments | None = None) -> str:

@@ -896,8 +896,8 @@ class _Builder(Transformer):
         return ast.ScenarioChoices(tuple(ch), span=self._span(meta))
 
     def sc_expect(self, meta, ch):
-        label = _unquote(ch[1]) if ch[1] is not None else None
-        return ast.ScenarioExpect("holds", ch[0], label, span=self._span(meta))
+        label = _unquote(ch[2]) if ch[2] is not None else None
+        return ast.ScenarioExpect("holds", ch[0], label, span=self._span(meta), printed=ch[1])
 
     def sc_expect_option(self, meta, ch):
         kind = " ".join(str(ch[0]).split())  # `not   offered` is `not offered`

@@ -26,7 +26,7 @@ from dsl.errors import Diagnostic
 from dsl.tools.sources import SourceText
 
 # what each group holds, by code (any error is an error first)
-BOOK = frozenset({"K803", "K804", "K805", "K807", "K808", "K809", "K840", "K842"})
+BOOK = frozenset({"K803", "K804", "K805", "K807", "K808", "K809", "K840", "K842", "K843", "K844"})
 READINGS = frozenset({"K831"})
 GROUPS = ("errors", "book", "readings", "cleanup", "coverage")
 TITLES = {
@@ -84,7 +84,7 @@ def entries(found: Iterable[Diagnostic], text: SourceText | None) -> list[Entry]
     the book and the readings by the book's line, the rest as lint sorted them."""
     found = list(found)
     # an erratum a reference finding already links is shown with that finding, not twice
-    linked = {n.span for d in found if d.code in ("K803", "K804") for n in d.notes}
+    linked = {n.span for d in found if d.code in ("K803", "K804", "K843", "K844") for n in d.notes}
     by_message: dict[tuple[str, str], list[Diagnostic]] = {}
     for d in found:
         if d.code != "K809" or d.span not in linked:

@@ -36,8 +36,11 @@ def render_findings(
         "executable rules: `knapper lint`'s errata view. **The book** lists what is wrong in "
         "the text, in the book's order: references to sections the text does not contain "
         "(K803) or that never speak of the matter (K804), passages that contradict each "
-        "other (K805), dice tables with holes (K807), and the errata the ruleset records "
-        "(K809), each with the fix the ruleset knows. **Readings** are the places the book "
+        "other (K805), dice tables with holes (K807), printed tables numbered otherwise than "
+        "the rows (K840), a table of contents at odds with the headings (K842), a name spelled "
+        "two ways (K843), worked examples whose figure the rules do not give (K844, from the "
+        "scenarios that play them), and the errata the ruleset records (K809), each with the "
+        "fix the ruleset knows. **Readings** are the places the book "
         "leaves open and the ruleset settles (interpretations, K831). Clean-up of the "
         "ruleset itself (rules never used, citations to fix) is behind `--cleanup` and only "
         "counted here. Codes: [Error codes](errors.md).",
@@ -58,7 +61,7 @@ def render_findings(
         rows.append(
             [
                 f"[{plain(title)}](#{_anchor(title)})",
-                code(f"knapper lint {name}"),
+                code(_command(report, name)),
                 str(len(book)),
                 str(counts["defect"]),
                 str(counts["ambiguity"]),
@@ -75,6 +78,11 @@ def render_findings(
     for title, report in reports:
         _report(page, title, report, verdicts.get(report.get("ruleset", title), []))
     return page.text()
+
+
+def _command(report: dict, name: str) -> str:
+    """The command that gave a report (`command`, when the caller added options)."""
+    return report.get("command") or f"knapper lint {name}"
 
 
 def _precision(totals: dict[str, int]) -> list[str]:
@@ -96,7 +104,7 @@ def _report(page: Page, title: str, report: dict, verdicts: list[dict]) -> None:
     name = report.get("ruleset", title)
     page.heading(2, title)
     page.add(
-        f"{code(f'knapper lint {name}')} · the generated rulebook: "
+        f"{code(_command(report, name))} · the generated rulebook: "
         f"[{plain(title)}](rulebooks/{name}.md)",
         "",
     )

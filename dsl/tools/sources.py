@@ -97,7 +97,10 @@ class SourceText:
             start = before if before > start + 1 else start
             stop = self.text.find(". ", at)
             end = min(end, stop + 1) if stop >= 0 else end
-        text = " ".join(self.text[start:end].split())
+        lead = ""
+        if end - start > width and at - start > width // 2:  # a long sentence: around the place
+            start, lead = self.text.rfind(" ", start, at - width // 3) + 1, "…"
+        text = lead + " ".join(self.text[start:end].split())
         return text if len(text) <= width else text[: width - 1] + "…"
 
     def find_offset(self, cite: str, words: str, printed: str | None = None) -> int | None:

@@ -6,6 +6,11 @@
 - **Printed tables against the ruleset's tables** (K840): where a dice table's section of
   the text prints a row's title after a number, that number must be one the ruleset's row
   covers.
+- **One name spelled two ways** (K843): a word the text uses as a name (capitalised in the
+  middle of sentences) and a rare word one letter away from it, also written as a name (a
+  letter left out, added, changed or two swapped: `Diaster` beside `Disaster`). Words the
+  ruleset itself writes (its titles, names and strings) are names of their own, and so are
+  inflections (`Advance`, `Advances`).
 
 Used by `dsl.tools.lint`; nothing here knows any game, and no book text is kept.
 """
@@ -13,6 +18,9 @@ Used by `dsl.tools.lint`; nothing here knows any game, and no book text is kept.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
+
+import attrs
 
 from dsl.errors import Diagnostic, Note, diag
 from dsl.semantics.resolve import Program
@@ -22,7 +30,7 @@ from dsl.tools.sources import ContentsEntry, SourceText, contents, normalise
 
 
 def text_findings(program: Program, text: SourceText) -> list[Diagnostic]:
-    return _contents_findings(text) + _printed_tables(program, text)
+    return _contents_findings(text) + _printed_tables(program, text) + _spellings(program, text)
 
 
 # ------------------------------------------------------------------ table of contents
@@ -151,3 +159,115 @@ def _end(text: SourceText, section) -> int:
         if other.parent == section.id:
             ends.append(other.end)
     return max(ends)
+
+
+# ------------------------------------------------------------------ names spelled two ways
+_WORD = re.compile(r"[^\W\d_]+")
+# what may stand before the first word of a sentence (or of a list item, or a quote)
+_OPENS = re.compile(r"(?:^|[.!?:;\u2022*\"'(\[-])\s*$")
+
+
+def _spellings(program: Program, text: SourceText) -> list[Diagnostic]:
+    uses: dict[str, list[re.Match]] = defaultdict(list)  # lower-case word -> its places
+    named: dict[str, list[bool]] = defaultdict(list)  # ... capitalised, in mid-sentence?
+    for m in _WORD.finditer(text.text):
+        word = m.group(0)
+        if len(word) > 1 and word.isupper():
+            continue  # a heading in capitals says nothing about how a name is written
+        uses[word.lower()].append(m)
+        if _OPENS.search(text.text, max(0, m.start() - 3), m.start()) is None:
+            named[word.lower()].append(word[0].isupper())
+
+    def is_name(w: str) -> bool:
+        caps = named[w]
+        return bool(caps) and sum(caps) >= 0.8 * len(caps)
+
+    own = _ruleset_words(program)
+    errata = [n for n in program.get(ast.Note) if n.kind == "erratum" and n.printed]
+    out = []
+    for rare, places in uses.items():
+        n = len(places)
+        if n > 2 or len(rare) < 4 or rare in own or not is_name(rare):
+            continue
+        for word, others in uses.items():
+            if (
+                len(others) >= max(3, 3 * n)
+                and word[0] == rare[0]
+                and is_name(word)
+                and _one_letter_apart(rare, word)
+                and not _inflected(rare, word)
+            ):
+                out.append(_spelled(text, places, others, errata))
+                break
+    return out
+
+
+def _spelled(text: SourceText, places: list, others: list, errata: list) -> Diagnostic:
+    rare, usual = places[0].group(0), others[0].group(0)  # as first written
+    at = places[0].start()
+    section = _section_at(text, at)
+    times = "once" if len(places) == 1 else f"{len(places)} times"
+    known = [n for n in errata if re.search(rf"\b{re.escape(rare)}\b", n.printed)]
+    notes = tuple(Note(text.span_at(m.start()), f"{rare!r} here too") for m in places[1:])
+    notes += tuple(Note(n.span, f"the ruleset's erratum {n.name}") for n in known)
+    hint = (
+        f"read {known[0].printed!r} as {known[0].fix!r} (erratum {known[0].name})"
+        if known
+        else f"a misprint of {usual!r}, or two names that look alike"
+    )
+    return diag(
+        "K843",
+        f"the text writes {rare!r} {times} and {usual!r} {len(others)} times",
+        text.span_at(at),
+        severity="warning",
+        cite=section,
+        notes=notes,
+        hint=hint,
+    )
+
+
+def _ruleset_words(program: Program) -> set[str]:
+    """Every word of the ruleset's names and strings, but for what its notes say of the book
+    (an erratum quotes the misprint it corrects)."""
+    found: set[str] = set()
+
+    def visit(value) -> None:
+        if isinstance(value, str):
+            found.update(w.lower() for w in _WORD.findall(value.replace("_", " ")))
+        elif isinstance(value, (tuple, list)):
+            for item in value:
+                visit(item)
+        elif attrs.has(type(value)) and not isinstance(value, ast.Note):
+            for field in attrs.fields(type(value)):
+                visit(getattr(value, field.name))
+
+    for decl in program.decls.values():
+        visit(decl)
+    return found
+
+
+def _one_letter_apart(a: str, b: str) -> bool:
+    """One letter left out, added or changed, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def _inflected(a: str, b: str) -> bool:
+    """`advance`/`advances`, `move`/`moved`, `tribe`/`tribes`: one word, two forms."""
+    short, long = sorted((a, b), key=len)
+    return long[: len(short)] == short and long[len(short) :] in ("s", "d", "r", "e")
+
+
+def _section_at(text: SourceText, offset: int) -> str | None:
+    inside = [s for s in text.sections.values() if s.start <= offset < s.end]
+    return max(inside, key=lambda s: s.start).id if inside else None

@@ -630,6 +630,11 @@ def scenario(files, trace_path: str | None, verbose: bool) -> None:
                     click.echo(f"    {line}")
                 for line in result.warnings:
                     click.echo(f"    warning: {line}")
+                for m in result.misprints:
+                    click.echo(
+                        f"    the book prints {m.book} for {m.what}; the rules give {m.rules} "
+                        f"(line {m.span.line})"
+                    )
                 if verbose and result.passed and result.forced:
                     click.echo("    decisions with one option, taken for the player:")
                     for line in result.forced:

@@ -18,6 +18,7 @@ import orjson
 from dsl.errors import Diagnostic, KnapperError, Span, diag, read_source
 from dsl.tools import errata
 from dsl.tools.lint import LintResult, lint
+from interpreter.misprints import misprint_findings
 
 VIEW = ("errors", "book", "readings")  # what `knapper lint` shows unless asked for more
 
@@ -30,6 +31,10 @@ EXPLAIN = {
     "K807": "a dice table has results no row covers",
     "K808": "a dice table has results two rows cover",
     "K809": "an erratum the ruleset records: the book is wrong here, and what it should say",
+    "K840": "a printed table numbers a row otherwise than the ruleset's table",
+    "K842": "the table of contents and the headings disagree",
+    "K843": "one name spelled two ways in the rulebook",
+    "K844": "a worked example prints a figure its rules do not give",
     "K810": "a phase, step or proc that nothing calls",
     "K811": "a fn that nothing uses",
     "K812": "an enum value never named",
@@ -48,10 +53,14 @@ EXPLAIN = {
 
 
 def lint_ruleset(
-    name_or_path: str, sources: str | Path | None = None, setup_check: bool = True
+    name_or_path: str,
+    sources: str | Path | None = None,
+    setup_check: bool = True,
+    scenarios: Iterable[Path] = (),
 ) -> LintResult:
     """The findings for a bundled ruleset or a `.knap` file (raises KnapperError if it does
-    not resolve)."""
+    not resolve), with the worked examples of the scenario files beside it and in
+    `scenarios` whose book figure the rules do not give (K844)."""
     from dsl.pipeline import check_text
     from dsl.semantics.resolve import find_ruleset, suggest_ruleset
     from dsl.tools.sources import locate, read_source_text, sources_dir
@@ -93,9 +102,15 @@ def lint_ruleset(
         else:
             text = read_source_text(found, declared.text)
     result = lint(program, diagnostics, text, notices)
-    if setup_check and not any(d.severity == "error" for d in diagnostics):
-        extra = setup_findings(checked)
-        result = attrs.evolve(result, diagnostics=result.diagnostics + extra)
+    if not any(d.severity == "error" for d in diagnostics):
+        extra, more_notices = misprint_findings(program, text, scenarios)
+        if setup_check:
+            extra += setup_findings(checked)
+        result = attrs.evolve(
+            result,
+            diagnostics=result.diagnostics + extra,
+            notices=result.notices + more_notices,
+        )
     return result
 
 
@@ -155,6 +170,13 @@ def register(main: click.Group) -> None:
         "--cleanup", is_flag=True, help="Also show clean-up of the ruleset (unused rules, ...)."
     )
     @click.option("--all", "everything", is_flag=True, help="Show every finding and note.")
+    @click.option(
+        "--scenarios",
+        "scenarios",
+        multiple=True,
+        type=click.Path(exists=True),
+        help="Also the worked examples of these scenario files (or folders of them).",
+    )
     @click.option("--simulate", type=int, default=0, help="Also play N random games.")
     @click.option("--seed", type=int, default=0, help="First seed of the simulated games.")
     @click.option("--players", type=int, default=None, help="Players in simulated games.")
@@ -164,13 +186,14 @@ def register(main: click.Group) -> None:
         as_json: bool,
         cleanup: bool,
         everything: bool,
+        scenarios: tuple[str, ...],
         simulate: int,
         seed: int,
         players: int | None,
     ) -> None:
         """Report a ruleset's findings against its rulebook text: errors, then the book's
         errata in book order, then the readings the ruleset settles."""
-        result = lint_ruleset(ruleset, sources)
+        result = lint_ruleset(ruleset, sources, scenarios=[Path(s) for s in scenarios])
         if simulate > 0:
             result = _with_dynamic(result, ruleset, players, simulate, seed)
         errors = [d for d in result.diagnostics if d.severity == "error"]
