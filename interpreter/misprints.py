@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from dsl.errors import CheckProblem, Diagnostic, KnapperError, Note, diag
+from dsl.semantics.paths import shown_path
 from dsl.semantics.resolve import Program
 from dsl.syntax import ast
 from dsl.tools.proofread import ScenarioFile, scenario_files
@@ -35,7 +36,7 @@ def misprint_findings(
     for found in scenario_files(program, _candidates(also)):
         if not _records_printed(found):
             continue
-        shown = _shown(found.path)
+        shown = shown_path(found.path)
         try:
             results = run_file(shown)
         except (KnapperError, CheckProblem) as err:
@@ -76,14 +77,6 @@ def _candidates(also: Iterable[Path]) -> list[Path]:
 
 
 _PRINTED = re.compile(r"\bprinted\b")
-
-
-def _shown(path: Path) -> Path:
-    """A path as the user would type it: relative to the working folder when inside it."""
-    try:
-        return path.relative_to(Path.cwd())
-    except ValueError:
-        return path
 
 
 def _records_printed(found: ScenarioFile) -> bool:

@@ -74,7 +74,7 @@ class Misprint:
     worked example prints a figure its own rules do not give."""
 
     span: Span  # the expectation
-    what: str  # A, or the expectation's label
+    what: str  # A, as the language writes it
     book: str  # C, as the language writes it
     rules: str  # A's value in the scenario's game
 

@@ -47,6 +47,14 @@ def confine(
     return target
 
 
+def shown_path(path: Path) -> Path:
+    """A path as messages should show it: relative to the working directory when below it."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
 def _shown(path: Path) -> str:
     """A folder as a hint shows it: relative to the working directory when below it."""
     try:

@@ -15,7 +15,7 @@ import attrs
 
 from dsl.errors import Diagnostic, KnapperError, Note, Span, diag, did_you_mean, read_source
 from dsl.resources import rulesets_root
-from dsl.semantics.paths import confine
+from dsl.semantics.paths import confine, shown_path
 from dsl.syntax import ast
 from dsl.syntax.fmt import params as fmt_params
 from dsl.syntax.parse import parse
@@ -601,7 +601,7 @@ def find_ruleset(
     that folder only, and must lie in `tree` or the bundled rulesets (K102 at `span`)."""
     index = _bundled_index()
     if name_or_path in index:
-        return _shown(index[name_or_path])
+        return shown_path(index[name_or_path])
     if tree is not None:
         here = relative_to if relative_to is not None else tree
         at = span if span is not None else Span(str(here), 0, 0, 0, 0)
@@ -614,14 +614,6 @@ def find_ruleset(
         if cand.suffix == ".knap" and cand.is_file():
             return cand
     return None
-
-
-def _shown(path: Path) -> Path:
-    """A path as messages should show it: relative to the working directory when below it."""
-    try:
-        return path.relative_to(Path.cwd())
-    except ValueError:
-        return path
 
 
 def suggest_ruleset(name: str) -> str | None:
