@@ -149,6 +149,34 @@ def test_errata_that_the_rulesets_declare_are_findings(at_root) -> None:
         assert name in shown, name
 
 
+BOOK_RULESETS = [
+    "neanderthal", "neanderthal-2p", "neanderthal-alien", "neanderthal-brink",
+    "neanderthal-giant-wurm", "neanderthal-hominids", "neanderthal-k2", "neanderthal-k3",
+    "aurignac", "aurignac-2p", "aurignac-solo", "cro-magnon",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", BOOK_RULESETS)
+def test_every_note_a_ruleset_declares_is_in_its_errata_view(name: str, at_root) -> None:
+    # errata and contradictions among the findings about the book (alone, or linked from the
+    # reference they fix), interpretations among the readings; deviations are clean-up
+    from dsl.pipeline import compile_path
+    from dsl.syntax import ast
+
+    result = _lint_result(name)
+    found = errata.entries(result.diagnostics, result.text)
+    book = {e.diagnostic.span for e in found if e.group == "book"}
+    book |= {n.span for e in found if e.group == "book" for n in e.diagnostic.notes}
+    readings = {e.diagnostic.span for e in found if e.group == "readings"}
+    notes = compile_path(name).program.get(ast.Note)
+    for note in notes:
+        if note.kind in ("erratum", "contradiction"):
+            assert note.span in book, f"{note.kind} {note.name} is not a finding about the book"
+        elif note.kind == "interpretation":
+            assert note.span in readings, f"interpretation {note.name} is not a reading"
+    assert any(n.kind == "interpretation" for n in notes)
+
+
 def test_neanderthal_findings(at_root) -> None:
     found = _lint("neanderthal")
     dangling = {d.cite for d in found if d.code == "K803"}

@@ -402,7 +402,8 @@ def note_counts(program: Program) -> str:
     for kind, _title, _meaning in NOTE_KINDS:
         n = sum(1 for x in notes if x.kind == kind)
         if n:
-            parts.append(f"{n} {kind}{'' if n == 1 else 's'} ({link(f'notes:{kind}', 'list')})")
+            noun = kind if n == 1 else ("errata" if kind == "erratum" else f"{kind}s")
+            parts.append(f"{n} {noun} ({link(f'notes:{kind}', 'list')})")
     return ", ".join(parts)
 
 
