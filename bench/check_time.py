@@ -1,10 +1,14 @@
-"""Benchmark: whole-process time of `knapper check` on every bundled ruleset.
+"""Benchmark: whole-process time of `knapper list` and of `knapper check` on every bundled
+ruleset.
 
-Each run is a fresh `python -m interpreter.frontends.cli check NAME...` process, so the figure is
-what a user waits for: interpreter startup, imports, building the parser, then parsing,
-resolving and checking every ruleset. For comparison it also times a process that only
-imports the CLI module (`python -c "import interpreter.frontends.cli"`) and one that does nothing
-(`python -c pass`). Medians over several runs, after one untimed warm-up of each.
+Each run is a fresh `python -m interpreter.frontends.cli ...` process, so the figure is what a
+user waits for: interpreter startup, imports, then reading the headers (`list`) or parsing,
+resolving and checking every ruleset (`check`). `check` is timed with the parse cache on disk
+(warm: the files are unchanged since the untimed first run) and with it off
+(`KNAPPER_CACHE_DIR=off`: every file parsed, once per process). For comparison it also times
+a process that only imports the CLI module and one that does nothing (`python -c pass`).
+Each process is timed in CPU time (user + system, of the child) and wall time; minimum and
+median over the runs, after one untimed warm-up of each.
 
 `knapper check` does not generate code, so the code generator (dsl/codegen/compile.py: lower, link,
 emit) is timed apart, in this process: the CPU time of compiling every bundled ruleset's
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,20 +37,25 @@ if str(ROOT) not in sys.path:
 from bench.playouts import environment  # noqa: E402
 from dsl.semantics.resolve import bundled_names  # noqa: E402
 
-DEFAULT_RUNS = 9
+DEFAULT_RUNS = 10
 
 
-def time_process(argv: list[str], runs: int) -> list[float]:
-    """Wall-clock seconds of `runs` runs of `argv` started from the repository root."""
+def time_process(
+    argv: list[str], runs: int, env_extra: dict[str, str] | None = None
+) -> tuple[list[float], list[float]]:
+    """CPU and wall-clock seconds of `runs` runs of `argv` started from the repository root."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
-    env = dict(os.environ, PYTHONPATH=path)
+    env = dict(os.environ, PYTHONPATH=path) | (env_extra or {})
     subprocess.run(argv, cwd=ROOT, env=env, check=True, capture_output=True)  # warm the caches
-    times = []
+    cpu, wall = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(argv, cwd=ROOT, env=env, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return times
+        wall.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return cpu, wall
 
 
 def compile_times(names: list[str], runs: int) -> dict[str, float]:
@@ -83,32 +93,34 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--runs must be >= 1")
 
     names = bundled_names()
-    commands = {
-        "knapper check (all bundled)": [
-            sys.executable,
-            "-m",
-            "interpreter.frontends.cli",
-            "check",
-            *names,
-        ],
-        "import interpreter.frontends.cli": [
-            sys.executable,
-            "-c",
+    cli = [sys.executable, "-m", "interpreter.frontends.cli"]
+    off = {"KNAPPER_CACHE_DIR": "off"}
+    commands: list[tuple[str, list[str], dict[str, str]]] = [
+        ("knapper list", [*cli, "list"], {}),
+        ("knapper check (all bundled)", [*cli, "check", *names], {}),
+        ("knapper check (all bundled), parse cache off", [*cli, "check", *names], off),
+        (
             "import interpreter.frontends.cli",
-        ],
-        "python -c pass": [sys.executable, "-c", "pass"],
-    }
+            [sys.executable, "-c", "import interpreter.frontends.cli"],
+            {},
+        ),
+        ("python -c pass", [sys.executable, "-c", "pass"], {}),
+    ]
     rows = []
-    for label, command in commands.items():
-        times = time_process(command, args.runs)
+    for label, command, env_extra in commands:
+        cpu, wall = time_process(command, args.runs, env_extra)
         rows.append(
             {
                 "what": label,
                 "command": command[1:],
-                "median_s": statistics.median(times),
-                "min_s": min(times),
-                "max_s": max(times),
-                "runs": times,
+                "env": env_extra,
+                "cpu_median_s": statistics.median(cpu),
+                "cpu_min_s": min(cpu),
+                "median_s": statistics.median(wall),
+                "min_s": min(wall),
+                "max_s": max(wall),
+                "cpu_runs": cpu,
+                "runs": wall,
             }
         )
     compiled = compile_times(names, args.runs)
@@ -126,14 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     from rich.table import Table
 
     env = report["environment"]
-    table = Table(title=f"Whole-process time, median of {args.runs} run(s)")
+    table = Table(title=f"Whole-process time, {args.runs} run(s)")
     table.add_column("process")
-    for column in ("median", "min", "max"):
+    for column in ("CPU min", "CPU median", "wall min", "wall median"):
         table.add_column(column, justify="right")
     for row in rows:
-        table.add_row(
-            row["what"], *(f"{row[k] * 1e3:.0f} ms" for k in ("median_s", "min_s", "max_s"))
-        )
+        keys = ("cpu_min_s", "cpu_median_s", "min_s", "median_s")
+        table.add_row(row["what"], *(f"{row[k] * 1e3:.0f} ms" for k in keys))
     console = Console(width=None if sys.stdout.isatty() else 110)
     console.print(table)
     console.print(
@@ -141,8 +152,10 @@ def main(argv: list[str] | None = None) -> int:
         f"source {env['source_digest']}, {env['date']}"
     )
     console.print(f"rulesets checked: {', '.join(names)}")
-    check, imports = rows[0]["median_s"], rows[1]["median_s"]
-    console.print(f"check minus import: {(check - imports) * 1e3:.0f} ms for {len(names)} rulesets")
+    check, imports = rows[1]["cpu_median_s"], rows[3]["cpu_median_s"]
+    console.print(
+        f"check minus import (CPU): {(check - imports) * 1e3:.0f} ms for {len(names)} rulesets"
+    )
     slowest = max(compiled, key=compiled.__getitem__)
     console.print(
         f"code generation (in process, CPU, medians): {sum(compiled.values()) * 1e3:.0f} ms "

@@ -8,6 +8,7 @@ every game's steps are written as JSON lines (interpreter/trace.py), in the orde
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import time
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from joblib import Parallel, delayed
 from dsl.errors import KnapperError
 from interpreter.agents import RandomAgent, play_out
 from interpreter.api import load, new_game
+from interpreter.cluster import CLUSTERS, connected
 from interpreter.core.budget import Budget
 
 
@@ -123,15 +125,16 @@ def simulate(
     save_final: str | None = None,
     trace: Callable[[bytes], object] | None = None,
     budget: Budget | None = None,
+    address: str | None = None,
 ) -> tuple[Summary, list[GameResult]]:
     """With `trace`, each game's trace is passed to it, in the order of seeds, as soon as
     the game (or its batch) is done, and is not kept in the results. `budget`: the work
-    budget of every game's rules (`new_game`)."""
+    budget of every game's rules (`new_game`). `backend` "dask" or "ray" runs the games on
+    that cluster (interpreter/cluster.py), at `address` (a local one when None), `jobs`
+    tasks at a time (every worker when `jobs` is 1)."""
     game = load(name)
     n = players if players is not None else game.players[0]
     seeds = list(range(seed, seed + games))
-    chunk = max(1, min(200, games // (jobs * 8) or 1))
-    batches = [seeds[i : i + chunk] for i in range(0, len(seeds), chunk)]
     start = time.perf_counter()
     results: list[GameResult] = []
     tracing = trace is not None
@@ -143,26 +146,44 @@ def simulate(
                 result = attrs.evolve(result, trace=None)
             results.append(result)
 
-    if jobs == 1:
-        for batch in batches:
+    on_cluster = backend in CLUSTERS
+    if jobs == 1 and not on_cluster:
+        for batch in _batches(seeds, 1):
             for s in batch:  # one at a time, so a game that fails comes after those before
                 keep([play_one(name, n, s, check_invariants, save_final, tracing, budget)])
             if progress:
                 progress(len(batch))
     else:
-        # joblib's default is loky (local processes); "dask" or "ray" run the same batches on a
-        # cluster once their joblib backends are registered
-        runner = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
-        work = (
-            delayed(_batch)(name, n, b, check_invariants, save_final, tracing, budget)
-            for b in batches
-        )
-        for done in runner(work):
-            keep(done)
-            if progress:
-                progress(len(done))
+        # joblib's default is loky (local processes); "dask" and "ray" run the same batches
+        # on a cluster, connected for the length of the run
+        cluster = connected(str(backend), address) if on_cluster else contextlib.nullcontext(jobs)
+        with cluster as slots:
+            # on a cluster, `--jobs 1` means every worker; at least 2, since joblib runs a
+            # single job in this process
+            wanted = slots if on_cluster and jobs == 1 else jobs
+            runner = Parallel(
+                n_jobs=max(2, wanted) if on_cluster else jobs,
+                backend=None if on_cluster else backend,  # a cluster is set by `connected`
+                # Ray's backend returns results only all at once
+                return_as="list" if backend == "ray" else "generator",
+            )
+            work = (
+                delayed(_batch)(name, n, b, check_invariants, save_final, tracing, budget)
+                for b in _batches(seeds, max(2, wanted))
+            )
+            for done in runner(work):
+                keep(done)
+                if progress:
+                    progress(len(done))
     elapsed = time.perf_counter() - start
     return summarise(game.name, n, results, elapsed), results
+
+
+def _batches(seeds: list[int], slots: int) -> list[list[int]]:
+    """The seeds in batches of up to 200 games, at least 8 per task slot when there are few
+    games, so that a task carries enough play to be worth sending."""
+    chunk = max(1, min(200, len(seeds) // (slots * 8) or 1))
+    return [seeds[i : i + chunk] for i in range(0, len(seeds), chunk)]
 
 
 def summarise(name: str, players: int, results: list[GameResult], elapsed: float) -> Summary:

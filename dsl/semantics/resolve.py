@@ -18,6 +18,7 @@ from dsl.resources import rulesets_root
 from dsl.semantics.paths import confine, shown_path
 from dsl.syntax import ast
 from dsl.syntax.fmt import params as fmt_params
+from dsl.syntax.header import Header, read_header
 from dsl.syntax.parse import parse
 from dsl.syntax.visitor import Transformer, Visitor, on
 
@@ -573,14 +574,33 @@ def _bundled_index() -> dict[str, Path]:
 
 
 def _header_name(path: Path) -> str | None:
-    for line in path.read_text(encoding="utf-8").splitlines():
-        words = line.split('"')
-        stripped = line.strip()
-        if stripped.startswith(("ruleset ", "variant ")) and len(words) >= 2:
-            return words[1]
-        if stripped and not stripped.startswith("#"):
+    head = read_header(path.read_text(encoding="utf-8"))
+    return head.name if head is not None and head.kind in ("ruleset", "variant") else None
+
+
+def inherited_header(path: Path, _chain: tuple[str, ...] = ()) -> Header | None:
+    """The header of the ruleset at `path` with the title and players it inherits, read
+    without compiling: those of its base, then those that each variant it combines declares
+    itself, then its own. None when the file or a base cannot be read this way."""
+    try:
+        head = read_header(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+    if head is None or str(path.resolve()) in _chain:
+        return None
+    title, players = None, None
+    for i, name in enumerate(head.extends):
+        base = find_ruleset(name, relative_to=path.parent)
+        if base is None:
             return None
-    return None
+        if i == 0:
+            got = inherited_header(base, (*_chain, str(path.resolve())))
+        else:  # a combined variant brings its overlays only
+            got = read_header(base.read_text(encoding="utf-8"))
+        if got is None:
+            return None
+        title, players = got.title or title, got.players or players
+    return attrs.evolve(head, title=head.title or title, players=head.players or players)
 
 
 def bundled_names() -> list[str]:

@@ -15,7 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from dsl.errors import Span, SyntaxProblem, diag
 from dsl.resources import grammar_text
-from dsl.syntax import ast
+from dsl.syntax import ast, cache
 from dsl.syntax.examples import LABELLED_EXAMPLES, expected_words
 from dsl.syntax.limits import check_size, check_tree
 
@@ -927,7 +927,24 @@ def _soft_keyword(err: UnexpectedInput) -> bool:
 
 
 def parse(text: str, path: str = "<string>") -> ast.File:
+    """The file `text`, written at `path`. A text is parsed once per process (the tree is
+    immutable), so the libraries that every variant of a game imports are parsed once, and
+    its tree is kept on disk for the next run (`dsl.syntax.cache`)."""
+    return _parse(text, path)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(text: str, path: str) -> ast.File:
     check_size(text, path)
+    stored = cache.load(text, path)
+    if stored is not None:
+        return stored
+    file = _parse_text(text, path)
+    cache.store(text, path, file)
+    return file
+
+
+def _parse_text(text: str, path: str) -> ast.File:
     try:
         tree = parser().parse(text, on_error=_soft_keyword)
     except UnexpectedInput as err:

@@ -51,23 +51,27 @@ def main() -> None:
 @main.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 def list_cmd(as_json: bool) -> None:
-    """List the bundled rulesets."""
-    from rich.console import Console
-    from rich.table import Table
-
-    from dsl.semantics.resolve import bundled_names, find_ruleset
-    from interpreter.api import load
+    """List the bundled rulesets (read from their headers; `knapper check` compiles them)."""
+    from dsl.semantics.resolve import bundled_names, find_ruleset, inherited_header
     from interpreter.frontends.shown import literal, plain
 
     rows: list[dict[str, Any]] = []
     for name in bundled_names():
         path = find_ruleset(name)
-        try:
-            game = load(name)
-            lo, hi = game.players
-            rows.append({"name": name, "title": game.title, "players": [lo, hi], "file": str(path)})
-        except KnapperError as err:
-            rows.append({"name": name, "error": err.code, "file": str(path)})
+        assert path is not None, "a bundled name has a file"
+        head = inherited_header(path)
+        if head is not None and head.players is not None:
+            title, counts = head.title or name, list(head.players)
+        else:  # a header this scan cannot follow: compile it to learn what it says
+            try:
+                from interpreter.api import load
+
+                game = load(name)
+                title, counts = game.title, list(game.players)
+            except KnapperError as err:
+                rows.append({"name": name, "error": err.code, "file": str(path)})
+                continue
+        rows.append({"name": name, "title": title, "players": counts, "file": str(path)})
     if as_json:
         click.echo(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode())
         return
@@ -80,6 +84,9 @@ def list_cmd(as_json: bool) -> None:
                 what, players = row["title"], f"{lo}" if lo == hi else f"{lo}-{hi}"
             click.echo("\t".join(plain(x) for x in (row["name"], what, players, row["file"])))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table("name", "title", "players", "file")
     for row in rows:
         name, file = literal(row["name"]), literal(row["file"])
@@ -116,6 +123,7 @@ def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool, show_code: s
     failed = False
     report = []
     seen: set[tuple] = set()  # warnings already printed or counted, so each shows once
+    known: dict[str, set] = {}  # the warnings of each ruleset checked, by resolved path
     for name in rulesets:
         checked, program = None, None
         path = find_ruleset(name)
@@ -133,6 +141,7 @@ def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool, show_code: s
             except KnapperError as err:
                 checked, diagnostics, sources = None, err.diagnostics, {}
             program = checked.program if checked else None
+            known[str(path.resolve())] = {_warning_key(d) for d in diagnostics}
         errors = [d for d in diagnostics if d.severity == "error"]
         failed |= bool(errors)
         code = None
@@ -151,8 +160,8 @@ def check(rulesets: tuple[str, ...], as_json: bool, show_all: bool, show_code: s
             continue
         from_base = set()
         if program is not None and program.kind == "variant" and not show_all:
-            known = _base_warnings(program)
-            from_base = {id(d) for d in diagnostics if _warning_key(d) in known}
+            of_bases = _base_warnings(program, known)
+            from_base = {id(d) for d in diagnostics if _warning_key(d) in of_bases}
         counted: list[Any] = []
         for d in diagnostics:
             key = (d.code, d.span, d.message)
@@ -183,15 +192,18 @@ def _generated_code(checked, name: str) -> list | None:
         return None
 
 
-def _base_warnings(program) -> set[tuple | None]:
+def _base_warnings(program, known: dict[str, set]) -> set[tuple | None]:
     """The warnings that the rulesets a variant extends or combines report on their own:
     what the variant's author did not cause. (A warning the variant causes in a base file,
-    such as a gap left by a removed row, is not among them.)"""
+    such as a gap left by a removed row, is not among them.) `known`: the warnings of the
+    rulesets checked so far, by resolved path; a base checked once is not checked again."""
     from dsl.pipeline import load_program
+    from dsl.semantics.paths import shown_path
     from dsl.semantics.resolve import find_ruleset
 
     here = Path(program.lineage[0]).parent
-    bases = [Path(p) for p in program.lineage[1:2]]
+    # shown as the command line names them, so the files parsed for the variant are reused
+    bases = [shown_path(Path(p)) for p in program.lineage[1:2]]
     for name in program.combines:
         try:
             combined = find_ruleset(name, relative_to=here, tree=here)
@@ -200,11 +212,14 @@ def _base_warnings(program) -> set[tuple | None]:
         bases += [combined] if combined is not None else []
     found: set[tuple | None] = set()
     for base in bases:
-        try:
-            _, diagnostics, _ = load_program(read_source(base), str(base))
-        except KnapperError:
-            continue
-        found |= {_warning_key(d) for d in diagnostics}
+        key = str(base.resolve())
+        if key not in known:
+            try:
+                _, diagnostics, _ = load_program(read_source(base), str(base))
+            except KnapperError:
+                continue
+            known[key] = {_warning_key(d) for d in diagnostics}
+        found |= known[key]
     found.discard(None)
     return found
 
@@ -322,8 +337,20 @@ def budget_options(command):
 @click.option(
     "--backend",
     default=None,
-    help="joblib backend for --jobs > 1 (loky, multiprocessing, threading, or a registered one "
-    "such as dask or ray).",
+    help="joblib backend for --jobs > 1 (loky, multiprocessing, threading), or a cluster: "
+    "dask or ray (the extra knapper[scale]), where --jobs 1 means every worker.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="With --backend dask: the Dask scheduler to run on (default: a local cluster).",
+)
+@click.option(
+    "--address",
+    metavar="ADDRESS",
+    default=None,
+    help="With --backend ray: the Ray cluster to run on (default: a local Ray).",
 )
 @click.option(
     "--save-final",
@@ -349,6 +376,8 @@ def simulate(
     as_json,
     check_invariants,
     backend,
+    scheduler,
+    address,
     save_final,
     trace_file,
     budget,
@@ -356,6 +385,11 @@ def simulate(
     """Play -n seeded random games of RULESET and summarise the results."""
     from interpreter.api import load
     from interpreter.simulate import simulate as run
+
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler is the address of a Dask scheduler: add --backend dask")
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address is the address of a Ray cluster: add --backend ray")
 
     load(ruleset)  # report compile errors before starting workers
     if seed is None:
@@ -376,6 +410,7 @@ def simulate(
             jobs,
             check_invariants,
             backend,
+            scheduler or address,
             save_final,
             out,
             budget,
@@ -402,7 +437,18 @@ def _open_trace(path: str):
 
 
 def _simulate_with_progress(
-    run, ruleset, games, seed, players, jobs, check_invariants, backend, save_final, out, budget
+    run,
+    ruleset,
+    games,
+    seed,
+    players,
+    jobs,
+    check_invariants,
+    backend,
+    address,
+    save_final,
+    out,
+    budget,
 ):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -425,6 +471,7 @@ def _simulate_with_progress(
             jobs=jobs,
             check_invariants=check_invariants,
             backend=backend,
+            address=address,
             progress=lambda k: bar.advance(task, k),
             save_final=save_final,
             trace=out.write if out is not None else None,
