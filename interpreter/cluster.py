@@ -19,27 +19,19 @@ from dsl.errors import KnapperError, Span, diag
 CLUSTERS = ("dask", "ray")
 
 
+def _error(code: str, message: str, hint: str) -> KnapperError:
+    return KnapperError(diag(code, message, Span("<command line>", 0, 0, 0, 0), hint=hint))
+
+
 def _missing(backend: str, name: str) -> KnapperError:
-    return KnapperError(
-        diag(
-            "K470",
-            f"the {backend} backend needs {name}, which is not installed",
-            Span("<command line>", 0, 0, 0, 0),
-            hint='pip install "knapper[scale]"',
-        )
-    )
+    message = f"the {backend} backend needs {name}, which is not installed"
+    return _error("K470", message, 'pip install "knapper[scale]"')
 
 
 def _unreachable(backend: str, address: str | None, err: Exception) -> KnapperError:
     where = address or "a local cluster"
-    return KnapperError(
-        diag(
-            "K471",
-            f"cannot connect the {backend} backend to {where}: {type(err).__name__}: {err}",
-            Span("<command line>", 0, 0, 0, 0),
-            hint="check the address, and that the scheduler is running and reachable",
-        )
-    )
+    message = f"cannot connect the {backend} backend to {where}: {type(err).__name__}: {err}"
+    return _error("K471", message, "check the address, and that the scheduler is running")
 
 
 @contextlib.contextmanager
@@ -52,9 +44,13 @@ def connected(backend: str, address: str | None) -> Iterator[int]:
         except ImportError:
             raise _missing("dask", "distributed") from None
         try:
-            client = distributed.Client(address, timeout="10s") if address else None
-            if client is None:  # a cluster of local processes, for trying the backend out
-                client = distributed.Client(distributed.LocalCluster(processes=True))
+            # without an address, a cluster of local processes that the client owns and
+            # closes with it, for trying the backend out
+            client = (
+                distributed.Client(address, timeout="10s")
+                if address
+                else distributed.Client(processes=True, dashboard_address=None)
+            )
         except (OSError, TimeoutError, ValueError) as err:
             raise _unreachable("dask", address, err) from None
         with client, joblib.parallel_config(backend="dask"):

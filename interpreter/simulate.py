@@ -160,16 +160,16 @@ def simulate(
         with cluster as slots:
             # on a cluster, `--jobs 1` means every worker; at least 2, since joblib runs a
             # single job in this process
-            wanted = slots if on_cluster and jobs == 1 else jobs
+            tasks = max(2, slots if jobs == 1 else jobs) if on_cluster else jobs
             runner = Parallel(
-                n_jobs=max(2, wanted) if on_cluster else jobs,
+                n_jobs=tasks,
                 backend=None if on_cluster else backend,  # a cluster is set by `connected`
                 # Ray's backend returns results only all at once
                 return_as="list" if backend == "ray" else "generator",
             )
             work = (
                 delayed(_batch)(name, n, b, check_invariants, save_final, tracing, budget)
-                for b in _batches(seeds, max(2, wanted))
+                for b in _batches(seeds, tasks)
             )
             for done in runner(work):
                 keep(done)

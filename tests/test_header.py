@@ -54,7 +54,7 @@ def test_a_variant_inherits_and_a_combined_one_brings_its_own(tmp_path: Path) ->
     assert inherited_header(tmp_path / "d.knap") is None
 
 
-def test_list_reads_headers_and_says_the_same_as_before() -> None:
+def test_list_reads_its_rows_from_the_headers() -> None:
     rows = orjson.loads(CliRunner().invoke(main, ["list", "--json"]).output)
     assert [r["name"] for r in rows] == bundled_names()
     pig = next(r for r in rows if r["name"] == "pig")

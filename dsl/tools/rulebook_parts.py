@@ -399,10 +399,10 @@ def invariants(page: Page, program: Program) -> None:
 def note_counts(program: Program) -> str:
     notes = program.get(ast.Note)
     parts = []
-    for kind, _title, _meaning in NOTE_KINDS:
+    for kind, title, _meaning in NOTE_KINDS:
         n = sum(1 for x in notes if x.kind == kind)
         if n:
-            noun = kind if n == 1 else ("errata" if kind == "erratum" else f"{kind}s")
+            noun = kind if n == 1 else title.lower()  # the title is the plural
             parts.append(f"{n} {noun} ({link(f'notes:{kind}', 'list')})")
     return ", ".join(parts)
 
