@@ -72,7 +72,7 @@ def dynamic_findings(
     # a decision in an arm that never ran is that arm's finding, not one of its own
     found = [
         d
-        for d in _never_ran(game, probe.ran, games)
+        for d in _never_ran(game, probe.ran, probe.spans, games)
         if not any(d.code == "K852" and _within(arm.body, d.span) for arm, _ in dead)
     ]
     found += [finding for _, finding in dead]
@@ -128,7 +128,12 @@ def _play(game: Game, n: int, seed: int, watch: _Watch) -> Failure | None:
     return None
 
 
-def _never_ran(game: Game, ran: set[tuple[int, int]], games: int) -> list[Diagnostic]:
+def _never_ran(
+    game: Game, ran: set[tuple[int, int]], spans: set[Span], games: int
+) -> list[Diagnostic]:
+    """Procedures never entered (`ran`: the instructions entered) and decisions never
+    reached: no line of theirs ran (`spans`), whichever block ran a copy of it
+    (dsl/codegen/emit.py, "Tails")."""
     entered = {proc for proc, _pc in ran}
     index = {info.name: i for i, info in enumerate(game.procs)}
     played = _games(games)
@@ -151,8 +156,7 @@ def _never_ran(game: Game, ran: set[tuple[int, int]], games: int) -> list[Diagno
         proc = index.get(site.proc)
         if proc is None or proc not in entered:
             continue  # its procedure never ran: reported above
-        pcs = [pc for pc, span in enumerate(game.procs[proc].spans) if span == site.span]
-        if any((proc, pc) in ran for pc in pcs):
+        if site.span in spans:
             continue
         found.append(
             diag(

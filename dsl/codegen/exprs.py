@@ -34,15 +34,6 @@ def _small_literal(e) -> bool:
     return isinstance(e, ast.IntLit) and abs(e.value) < 1 << 16
 
 
-def _checked(a: str, b: str, op: str, helper: str) -> str:
-    """`a op b` of two numbers, with the budget's size of numbers checked when an operand is
-    past 64 bits. Operands that are plain names or cells are read twice and compared inline,
-    without a call; others go through the helper."""
-    if _PLAIN.match(a) and _PLAIN.match(b):
-        return f"({a} {op} {b} if -_T < {a} < _T and -_T < {b} < _T else {helper}(st, {a}, {b}))"
-    return f"{helper}(st, {a}, {b})"
-
-
 def steady(expr) -> bool:
     """Can nothing change the list `expr` gives while a loop walks it? True of a list built
     for the occasion and of a row's field (rows are constants), so the loop need not walk a
@@ -136,6 +127,8 @@ class Exprs(Visitor):
         # its kind (a condition's `base(...)` passes on `self` and `this`)
         self.rule: tuple[str, int] = ("", 0)
         self.rule_kind = ""
+        self.walking = 0  # > 0: compiling the list a comprehension walks (see `checked`)
+        self.bound = 0  # names bound for operands so far (see `checked`)
 
     # ------------------------------------------------------------------ namespace
     def const(self, value: Any, hint: str = "k") -> str:
@@ -278,7 +271,11 @@ class Exprs(Visitor):
         parts = []
         inner = scope
         for n, comp in enumerate(e.fors):
-            iter_src = self.x(comp.iter, inner)
+            self.walking += 1
+            try:
+                iter_src = self.walked(comp.iter, inner)
+            finally:
+                self.walking -= 1
             inner = inner.inner([comp.name])
             # one `for` makes at most one item per item of a list that exists already; the
             # next ones multiply, so each of their turns is a step of the work budget
@@ -287,6 +284,42 @@ class Exprs(Visitor):
             parts.append(f"for v_{comp.name} in {iter_src}")
         cond = f" if {self.x(e.cond, inner)}" if e.cond is not None else ""
         return f"[{self.x(e.expr, inner)} {' '.join(parts)}{cond}]"
+
+    def walked(self, e, scope: Scope) -> str:
+        """Python source for a list that is only walked, never kept: the values of an enum,
+        a table's rows or a map's nodes as the constant tuple itself, and a `range` between
+        two numbers written in the rules (at most `_FEW_DICE` apart, uncharged like a few
+        literal dice) as a Python range; anything else as its value."""
+        if isinstance(e, ast.CallExpr) and not e.base and not self.sym.kind.get(e.name):
+            args = [a for a in e.args if not isinstance(a, ast.KwArg)]
+            if e.name in ("nodes", "rows", "values"):
+                return self.x(e, scope)[len("list(") : -1]
+            if (
+                e.name == "range"
+                and all(isinstance(a, ast.IntLit) for a in args)
+                and args[1].value - args[0].value <= _FEW_DICE
+            ):
+                return f"range({args[0].value}, {args[1].value})"
+        return self.x(e, scope)
+
+    def checked(self, a: str, b: str, op: str, helper: str) -> str:
+        """`a op b` of two numbers, with the budget's size of numbers checked when an operand
+        is past 64 bits, without a call when both are smaller. Operands that are plain names
+        or cells are read twice; others are bound once to names of their own (`_a3`, `_b3`),
+        except in the list a comprehension walks, where Python allows no such binding and
+        the helper is called."""
+        if _PLAIN.match(a) and _PLAIN.match(b):
+            return f"({a} {op} {b} if -_T < {a} < _T and -_T < {b} < _T else {helper}(st, {a}, {b}))"
+        if self.walking:
+            return f"{helper}(st, {a}, {b})"
+        n = self.bound = self.bound + 1
+        x, y = (v if _PLAIN.match(v) else f"_{c}{n}" for v, c in ((a, "a"), (b, "b")))
+        tx, ty = (v if v == w else f"({w} := {v})" for v, w in ((a, x), (b, y)))
+        # `&`, not `and`: both names are bound whichever way the test goes
+        return (
+            f"({x} {op} {y} if (-_T < {tx} < _T) & (-_T < {ty} < _T) "
+            f"else {helper}(st, {x}, {y}))"
+        )
 
     @on(ast.IfExpr)
     def x_IfExpr(self, e, scope):
@@ -310,9 +343,9 @@ class Exprs(Visitor):
             return f"_join(st, {self.x(e.left, scope)}, {self.x(e.right, scope)})"
         a, b = self.x(e.left, scope), self.x(e.right, scope)
         if e.op == "*" and not (_small_literal(e.left) and _small_literal(e.right)):
-            return _checked(a, b, "*", "_mul")
+            return self.checked(a, b, "*", "_mul")
         if e.op in ("+", "-") and not (_small_literal(e.left) or _small_literal(e.right)):
-            return _checked(a, b, e.op, "_add" if e.op == "+" else "_sub")
+            return self.checked(a, b, e.op, "_add" if e.op == "+" else "_sub")
         return f"({a} {e.op} {b})"
 
     @on(ast.FieldGet)

@@ -34,6 +34,7 @@ class Linked:
     blocks: tuple[tuple[int, ...], ...]  # the instruction indices of each block, in order
     at: dict[Label, int]  # label -> the block that control reaches through it
     next: tuple[int, ...]  # per block: the block that control reaches by going on
+    fused: bool = True  # blocks fused and jumps threaded (else one block per instruction)
 
     def target(self, pc: int, target: Target) -> int:
         """The block that `target`, in block `pc`, leads to."""
@@ -80,7 +81,7 @@ def link(proc: ProcIR, fuse: bool = True) -> Linked:
         pc = first[i]
         at[label] = jumps.get(pc, pc)
     nxt = tuple(jumps.get(pc + 1, pc + 1) for pc in range(len(blocks)))
-    return Linked(proc, tuple(tuple(block) for block in blocks), at, nxt)
+    return Linked(proc, tuple(tuple(block) for block in blocks), at, nxt, fuse)
 
 
 def _check(proc: ProcIR, blocks: list[list[int]]) -> None:

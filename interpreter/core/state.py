@@ -8,13 +8,14 @@ The framework's bookkeeping (stack, rng, counters) stays apart from the game's o
 The contract between generated code and this engine (docs/api.md, "The engine's contract"):
 
 - An instruction is a function `(state, locals) -> next`: a position in its procedure, or
-  CALL (it pushed a frame), RET, SUSPEND (it set `state.pending`) or END.
+  CALL (it pushed a frame), RET or END; or, when it set `state.pending`, `SUSPENDED - r`:
+  the frame resumes at position `r` once the decision is taken.
 - A frame is a list `[proc, pc, locals]`, read through PROC, PC and LOCALS; a pending
   decision is a tuple `(who, options, site, slot)`, read through WHO, OPTIONS, SITE and SLOT.
   Both stay plain lists and tuples, built by generated code, because a record built at every
   decision or call costs 6-26% of a playout (bench/playouts.py, measured for issue 11);
   everything outside the hot path reads them as the typed `Pending` and `Frame`.
-- After CALL or SUSPEND the engine resumes the frame at `pc + 1`.
+- After CALL the engine resumes the frame at `pc + 1`.
 """
 
 from __future__ import annotations
@@ -38,7 +39,11 @@ from interpreter.core.budget import Budget
 from interpreter.core.failure import _RULES, explain, failure
 from interpreter.core.game import Game
 
-CALL, RET, SUSPEND, END = -1, -2, -3, -4
+CALL, RET, END = -1, -2, -4
+# An instruction that left a decision pending returns `SUSPENDED - r`, `r` the position its
+# frame resumes at (dsl/codegen/emit.py: where a copy of the decision runs in another block,
+# `r` is not the next position).
+SUSPENDED = -5
 
 # The fields of a frame `[proc, pc, locals]` in `state.stack`: the procedure's index in
 # `game.code`, the position to run next in it, and its local values.
@@ -667,6 +672,9 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
             if nxt >= 0:
                 pc = nxt
                 continue
+            if nxt <= -5:  # SUSPENDED - r: a decision is pending
+                fr[1] = -5 - nxt
+                return
             if nxt == CALL:
                 fr[1] = pc + 1
                 fr = stack[-1]
@@ -679,9 +687,6 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
                 code = code_of[fr[0]]
                 L = fr[2]
                 pc = fr[1]
-            elif nxt == SUSPEND:
-                fr[1] = pc + 1
-                return
             else:  # END
                 stack.clear()
                 return
