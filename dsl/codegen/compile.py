@@ -257,6 +257,7 @@ class Compiler:
                 if fn.kind == "fn"
             },
             program=self.program,
+            inlined=self.exprs.inlinable(),
             standing=self.env["_STANDING"],
             options=self.env["_OPTIONS"],
             deferred=defer,

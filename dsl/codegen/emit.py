@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from dsl.codegen.fastlocals import fast_locals
 from dsl.codegen.ir import (
     Branch,
     Call,
@@ -66,6 +67,9 @@ def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) ->
             lines, lines_at = lines[:-1] + own[tail][0], lines_at[:-1] + own[tail][1]
         name = f"_i{index}_{pc}"
         source = f"def {name}(st, L):\n" + "\n".join(lines)
+        fast = fast_locals(source) if linked.fused else None
+        if fast is not None:  # one line more, first: it loads the locals for the body
+            source, lines_at = fast, [lines_at[0], *lines_at]
         python(source, env, "exec")
         functions.append(env.pop(name))
         sources.append(source)

@@ -34,6 +34,48 @@ def _small_literal(e) -> bool:
     return isinstance(e, ast.IntLit) and abs(e.value) < 1 << 16
 
 
+# what the body of a `fn` that is inlined may hold (`Exprs.inlined`), and its size
+_INLINE_NODES = (
+    ast.IntLit,
+    ast.StrLit,
+    ast.BoolLit,
+    ast.NoneLit,
+    ast.NameRef,
+    ast.ListLit,
+    ast.IfExpr,
+    ast.UnaryOp,
+    ast.BinOp,
+    ast.FieldGet,
+    ast.IndexGet,
+    ast.CallExpr,
+)
+_INLINE_SIZE = 40
+
+
+def _inlinable(fn: ast.Fn, sym: Symbols) -> dict[str, int] | None:
+    """How often the body of `fn` reads each parameter, if it may be inlined (None: not).
+    A plain `fn` with a rule of its own, whose body is at most `_INLINE_SIZE` nodes of
+    `_INLINE_NODES` and calls only built-ins (a tag's value, `base(...)` or another `fn`
+    is a call that stays one)."""
+    if fn.kind != "fn" or fn.signature_only or fn.base is not None:
+        return None
+    nodes = list(ast.walk(fn.body))
+    if len(nodes) > _INLINE_SIZE:
+        return None
+    params = {p.name for p in fn.params}
+    uses = dict.fromkeys(params, 0)
+    for node in nodes:
+        if not isinstance(node, _INLINE_NODES):
+            return None
+        if isinstance(node, ast.CallExpr) and (
+            node.base or sym.kind.get(node.name) is not None or node.name not in BUILTINS
+        ):
+            return None
+        if isinstance(node, ast.NameRef) and node.name in params:
+            uses[node.name] += 1
+    return uses
+
+
 def steady(expr) -> bool:
     """Can nothing change the list `expr` gives while a loop walks it? True of a list built
     for the occasion and of a row's field (rows are constants), so the loop need not walk a
@@ -129,6 +171,7 @@ class Exprs(Visitor):
         self.rule_kind = ""
         self.walking = 0  # > 0: compiling the list a comprehension walks (see `checked`)
         self.bound = 0  # names bound for operands so far (see `checked`)
+        self._inlinable: dict[str, dict[str, int] | None] = {}  # by fn: see `inlined`
 
     # ------------------------------------------------------------------ namespace
     def const(self, value: Any, hint: str = "k") -> str:
@@ -294,12 +337,9 @@ class Exprs(Visitor):
             args = [a for a in e.args if not isinstance(a, ast.KwArg)]
             if e.name in ("nodes", "rows", "values"):
                 return self.x(e, scope)[len("list(") : -1]
-            if (
-                e.name == "range"
-                and all(isinstance(a, ast.IntLit) for a in args)
-                and args[1].value - args[0].value <= _FEW_DICE
-            ):
-                return f"range({args[0].value}, {args[1].value})"
+            bounds = [a.value for a in args if isinstance(a, ast.IntLit)]
+            if e.name == "range" and len(bounds) == 2 and bounds[1] - bounds[0] <= _FEW_DICE:
+                return f"range({bounds[0]}, {bounds[1]})"
         return self.x(e, scope)
 
     def checked(self, a: str, b: str, op: str, helper: str) -> str:
@@ -309,7 +349,9 @@ class Exprs(Visitor):
         except in the list a comprehension walks, where Python allows no such binding and
         the helper is called."""
         if _PLAIN.match(a) and _PLAIN.match(b):
-            return f"({a} {op} {b} if -_T < {a} < _T and -_T < {b} < _T else {helper}(st, {a}, {b}))"
+            return (
+                f"({a} {op} {b} if -_T < {a} < _T and -_T < {b} < _T else {helper}(st, {a}, {b}))"
+            )
         if self.walking:
             return f"{helper}(st, {a}, {b})"
         n = self.bound = self.bound + 1
@@ -317,9 +359,35 @@ class Exprs(Visitor):
         tx, ty = (v if v == w else f"({w} := {v})" for v, w in ((a, x), (b, y)))
         # `&`, not `and`: both names are bound whichever way the test goes
         return (
-            f"({x} {op} {y} if (-_T < {tx} < _T) & (-_T < {ty} < _T) "
-            f"else {helper}(st, {x}, {y}))"
+            f"({x} {op} {y} if (-_T < {tx} < _T) & (-_T < {ty} < _T) else {helper}(st, {x}, {y}))"
         )
+
+    def inlined(self, name: str, sources: list[str]) -> str | None:
+        """A call of `fn` `name` with arguments `sources`, as its body with the arguments in
+        place, when the body does a fixed amount of work (`_inlinable`: no call of a `fn`, no
+        comprehension, no dice; then a call's step of the work budget bounds nothing) and no
+        argument that is more than a name is used twice; else None. One call fewer: derived
+        values are most of the work of a big ruleset."""
+        fn = self.sym.decls.get(name)
+        if not isinstance(fn, ast.Fn):
+            return None
+        if name not in self._inlinable:
+            self._inlinable[name] = _inlinable(fn, self.sym)
+        uses = self._inlinable[name]
+        if uses is None:
+            return None
+        where = {}
+        for param, source in zip(fn.params, sources):
+            if uses.get(param.name, 0) > 1 and not _PLAIN.match(source):
+                return None
+            where[param.name] = source if _PLAIN.match(source) else f"({source})"
+        inner = Scope()
+        inner.where = where
+        return f"({self.x(fn.body, inner)})"
+
+    def inlinable(self) -> frozenset[str]:
+        """The `fn`s that some call so far was compiled in place of (`inlined`)."""
+        return frozenset(name for name, uses in self._inlinable.items() if uses is not None)
 
     @on(ast.IfExpr)
     def x_IfExpr(self, e, scope):
@@ -386,6 +454,9 @@ class Exprs(Visitor):
         if e.base or self.sym.kind.get(e.name) == "fn":
             name = fn_name(self.rule[0], self.rule[1] + 1) if e.base else fn_name(e.name, 0)
             sources = [self.x(a, scope) for a in args]
+            inline = None if e.base else self.inlined(e.name, sources)
+            if inline is not None:
+                return inline
             if e.base and self.rule_kind in ("condition", "measure"):
                 sources = ["v_self", "v_this"] + sources
             return f"{name}(st" + "".join(", " + source for source in sources) + ")"

@@ -50,7 +50,14 @@ def failure(err: Exception, state: Any, span: Span) -> Failure:
         return Failure(f"the rule at this place failed: {reason}")
     program = state.game.program
     area, values, fn = _where(err, state, span)
-    found = _none_expression(program, area, values, state, keys_only=isinstance(err, KeyError))
+    keys_only = isinstance(err, KeyError)
+    # a `fn` held in place has no frame: a `none` in its body goes first, as it would be
+    # found first if the call had been made
+    inlined = _inside_inlined(program, area, values, state, keys_only) if fn is None else None
+    if inlined is not None:
+        fn, found = inlined
+    else:
+        found = _none_expression(program, area, values, state, keys_only)
     notes: list[Note] = []
     inside = f"in `{fn.name}`, " if fn is not None else ""
     culprit = None
@@ -143,6 +150,12 @@ def _where(err: Exception, state: Any, span: Span):
         return span, values, None
     proc = _proc_index(frame.f_code.co_name)
     local_list = frame.f_locals.get("L")
+    if isinstance(local_list, list):
+        # a slot the block held in a Python local (dsl/codegen/fastlocals.py) has its value there
+        local_list = list(local_list)
+        for key, value in frame.f_locals.items():
+            if key.startswith("_l") and key[2:].isdigit() and int(key[2:]) < len(local_list):
+                local_list[int(key[2:])] = value
     if proc is not None and proc < len(state.game.procs) and isinstance(local_list, list):
         for slot, name in enumerate(state.game.procs[proc].local_names):
             if slot < len(local_list) and not name.startswith("$"):
@@ -189,15 +202,8 @@ def _uses(node, keys_only: bool):
 def _none_expression(program, area: Span, values: dict, state: Any, keys_only: bool):
     """The first (expression, its user) in `area` that is certainly `none` where it must not
     be; else a list of at most two whose value cannot be told without evaluating a call."""
-    nodes = [
-        node
-        for decl, _depth in ast.rules(program.decls.values())
-        if isinstance(getattr(decl, "span", None), Span) and _overlaps(decl.span, area)
-        for node in ast.walk(decl)
-        if isinstance(getattr(node, "span", None), Span) and _within(node.span, area)
-    ]
     unknown: list[tuple[Any, Any]] = []
-    for node in nodes:
+    for node in _nodes_in(program, area):
         for value, user in _uses(node, keys_only):
             now = _value(value, values, state)
             if now is None:
@@ -205,6 +211,35 @@ def _none_expression(program, area: Span, values: dict, state: Any, keys_only: b
             if now is _UNKNOWN and len(unknown) < 2:
                 unknown.append((value, user))
     return unknown
+
+
+def _nodes_in(program, area: Span) -> list:
+    """The nodes of the program's rules within `area`."""
+    return [
+        node
+        for decl, _depth in ast.rules(program.decls.values())
+        if isinstance(getattr(decl, "span", None), Span) and _overlaps(decl.span, area)
+        for node in ast.walk(decl)
+        if isinstance(getattr(node, "span", None), Span) and _within(node.span, area)
+    ]
+
+
+def _inside_inlined(program, area: Span, values: dict, state: Any, keys_only: bool):
+    """(the `fn`, (expression, its user)) when the `none` is certainly in the body of a `fn`
+    that the statement at `area` calls and that generated code holds in place (so no frame
+    of its own tells its parameters): the parameters are the arguments' values now."""
+    for node in _nodes_in(program, area):
+        if not isinstance(node, ast.CallExpr) or node.name not in state.game.inlined:
+            continue
+        fn = program.decls.get(node.name)
+        args = [_value(a, values, state) for a in node.args if not isinstance(a, ast.KwArg)]
+        if not isinstance(fn, ast.Fn) or any(a is _UNKNOWN for a in args):
+            continue
+        given = {p.name: a for p, a in zip(fn.params, args)}
+        found = _none_expression(program, fn.body.span, given, state, keys_only)
+        if not isinstance(found, list):
+            return fn, found
+    return None
 
 
 def _overlaps(outer: Span, area: Span) -> bool:

@@ -187,6 +187,9 @@ class Game:
     named: dict[str, frozenset[str]] = attrs.field(factory=dict, eq=False, repr=False)
     # `view`: the groups of variables a front-end shows, each a title and names, in order
     views: tuple[tuple[str, tuple[str, ...], str], ...] = ()  # (title, names, whose)
+    # the `fn`s whose body generated code may hold in place of a call (dsl/codegen/exprs.py,
+    # `Exprs.inlined`): a failure in one has no frame of its own (interpreter/core/failure.py)
+    inlined: frozenset[str] = attrs.field(default=frozenset(), eq=False, repr=False)
 
     @property
     def shown_vars(self) -> tuple[VarSpec, ...]:
