@@ -76,13 +76,6 @@ def _inlinable(fn: ast.Fn, sym: Symbols) -> dict[str, int] | None:
     return uses
 
 
-def steady(expr) -> bool:
-    """Can nothing change the list `expr` gives while a loop walks it? True of a list built
-    for the occasion and of a row's field (rows are constants), so the loop need not walk a
-    snapshot of it."""
-    return _fresh(expr) or isinstance(expr, ast.FieldGet)
-
-
 def _fresh(expr) -> bool:
     """Does the expression always build a new value (so no copy is needed on assignment)?"""
     if isinstance(
@@ -341,6 +334,20 @@ class Exprs(Visitor):
             if e.name == "range" and len(bounds) == 2 and bounds[1] - bounds[0] <= _FEW_DICE:
                 return f"range({bounds[0]}, {bounds[1]})"
         return self.x(e, scope)
+
+    def steady(self, expr, scope: Scope) -> bool:
+        """Can nothing change the list `expr` gives while a loop walks it? True of a list
+        built for the occasion, of a row's field and of a `param` (constants both), so the
+        loop need not walk a snapshot of it."""
+        if _fresh(expr) or isinstance(expr, ast.FieldGet):
+            return True
+        return (
+            isinstance(expr, ast.NameRef)
+            and expr.name not in scope.where
+            and expr.name not in STATE_NAMES
+            and self.sym.slot_of(expr.name) is None
+            and self.sym.constant(expr.name) is not None
+        )
 
     def checked(self, a: str, b: str, op: str, helper: str) -> str:
         """`a op b` of two numbers, with the budget's size of numbers checked when an operand

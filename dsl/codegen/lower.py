@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import attrs
 
-from dsl.codegen.exprs import Exprs, Scope, _fresh, steady
+from dsl.codegen.exprs import Exprs, Scope, _fresh
 from dsl.codegen.ir import (
     NEXT,
     Branch,
@@ -328,7 +328,7 @@ class Lowerer(Visitor):
     @on(ast.For)
     def s_For(self, s: ast.For, b, scope):
         items = self.ex.x(s.iter, scope)
-        walked = items if steady(s.iter) else f"list({items})"
+        walked = items if self.ex.steady(s.iter, scope) else f"list({items})"
         # the loop variable's slot comes after the loop's own (`bind` runs after them)
         self._for_each(
             b,
@@ -381,7 +381,7 @@ class Lowerer(Visitor):
         it, idx, passes = scope.temp("items"), scope.temp("index"), scope.temp("passes")
         raises, seen = scope.temp("raises"), scope.temp("seen")
         items, watch = self.ex.x(s.iter, scope), self.ex.x(s.watch, scope)
-        walked = items if steady(s.iter) else f"list({items})"
+        walked = items if self.ex.steady(s.iter, scope) else f"list({items})"
         b.step(
             f"L[{it}] = {walked}\nL[{idx}] = 0\nL[{passes}] = 0\nL[{raises}] = 0\n"
             f"L[{seen}] = {watch}",
@@ -418,7 +418,7 @@ class Lowerer(Visitor):
         if self.ex.typing.of(s.effects) == EFFECT:
             listed = f"[{effects}]"
         else:
-            listed = effects if steady(s.effects) else f"list({effects})"
+            listed = effects if self.ex.steady(s.effects, scope) else f"list({effects})"
         on = self.ex.x(s.card, scope) if s.card is not None else "None"
         context = "[" + ", ".join(self.ex.owned(a, scope) for a in s.context) + "]"
         b.step(
@@ -759,7 +759,7 @@ class Lowerer(Visitor):
             asked = "st.players"
         else:
             asked = self.ex.x(s.who, scope)
-            asked = asked if steady(s.who) else f"list({asked})"
+            asked = asked if self.ex.steady(s.who, scope) else f"list({asked})"
 
         def ask() -> None:
             b.place(b.label())
@@ -940,7 +940,7 @@ class _Native(Visitor):
     @on(ast.For)
     def n_For(self, s: ast.For, scope):
         items = self.ex.x(s.iter, scope)
-        walked = items if steady(s.iter) else f"list({items})"
+        walked = items if self.ex.steady(s.iter, scope) else f"list({items})"
         var = f"L[{scope.slot(s.name)}]"
         item = self.ex.item(s.iter, "_v")
         if item == "_v":
