@@ -315,3 +315,80 @@ def test_show_code_of_an_unknown_procedure():
     result = cli("check", "--show-code", "move_band", "cro-magnon")
     assert result.exit_code == 1
     assert "cro-magnon has no procedure named 'move_band'; did you mean" in result.stderr
+
+
+# ---------------------------------------------------------------------- faster code, same game
+INLINED = """
+ruleset "inl"
+players 2
+var total: int = 0
+var cell[0..3]: int = 0
+fn twice(x: int): int = x + x
+fn at(i: int): int = cell[i]
+fn listed(): list of int = [c for c in range(0, 4) if cell[c] == 0]
+round max 3 {
+  for p in players {
+    if len(listed()) == 0 { end game winners [] }
+    let k = choose p from listed() as "a cell"
+    cell[k] = 1
+    total += twice(at(k) + 1)
+    for i in range(0, 4) { total += at(i) }
+  }
+}
+"""
+
+
+def _game(text: str, **options):
+    program, _diagnostics, _ = load_program(text, "<ir>")
+    assert program is not None
+    return Compiler(check_program(program), **options).compile()
+
+
+def test_a_small_fn_is_compiled_in_place_of_its_call():
+    """`twice(at(k) + 1)`: `at` is inlined; `twice` reads `x` twice, and its argument is
+    more than a name, so it stays a call; `listed` holds a comprehension, so it stays a call."""
+    game = _game(INLINED)
+    sources = "\n".join(b.source for info in game.procs for b in info.blocks)
+    assert "_F_at(" not in sources
+    assert "_F_twice(" in sources and "_F_listed(" in sources
+    assert game.inlined == frozenset({"at"})
+
+
+def test_the_locals_a_loop_uses_are_python_locals_written_back_before_each_return():
+    game = _game(INLINED)
+    looped = [b.source for info in game.procs for b in info.blocks if "for _l" in b.source]
+    assert looped, "the `for i` loop walks a Python local"
+    for source in looped:
+        body = source.splitlines()
+        assert body[1].lstrip().startswith("_l")  # the loads, first
+        for line in body:
+            if "return " in line and "L[" in line.split("return ")[0]:
+                assert re.search(r"L\[\d+\] = _l\d+; return ", line)
+
+
+def test_fast_locals_leaves_a_block_that_names_its_locals_as_a_whole():
+    from dsl.codegen.fastlocals import fast_locals
+
+    whole = "def _i0_0(st, L):\n    for x in L[1]:\n        L[2] += x\n    f(L)\n    return 1"
+    assert fast_locals(whole) is None
+    reads = "def _i0_0(st, L):\n    for x in L[1]:\n        L[2] += x\n    return 1"
+    assert fast_locals(reads) == (
+        "def _i0_0(st, L):\n    _l1 = L[1]; _l2 = L[2]\n    for x in _l1:\n        _l2 += x\n"
+        "    L[2] = _l2; return 1"
+    )
+
+
+def test_inlined_and_fast_code_plays_as_plain_calls_do():
+    """The same seeded games with every speed-up and with none (no fusion, no copies, no
+    Python locals), decision for decision."""
+    fast = _game(INLINED)
+    plain = _game(INLINED, fuse=False)
+    for seed in SEEDS:
+        a, b = start(fast, 2, rng.seed_state(seed)), start(plain, 2, rng.seed_state(seed))
+        pick = random.Random(seed)
+        while a.pending is not None:
+            assert a.pending[1] == b.pending[1]
+            option = pick.choice(a.pending[1])
+            a.apply(option)
+            b.apply(option)
+        assert a.g == b.g and a.winners == b.winners

@@ -591,11 +591,11 @@ def test_a_fault_raised_outside_generated_code_is_placed_at_its_instruction():
         raise RulesetFault("K499", "a tool's fault")
 
     code = list(game.code)
-    code[0] = (code[0][0], faulty, *code[0][2:])
+    code[0] = (faulty, *code[0][1:])  # the first instruction: the one a game always enters
     err, state = _failure(attrs.evolve(game, code=tuple(code)))
-    span = game.procs[0].spans[1]
+    span = game.procs[0].spans[0]
     assert _unquoted(str(err)) == f"fails.knap:{span.line}:{span.col}: error[K499]: a tool's fault"
-    assert state.frames()[0].pc == 1
+    assert state.frames()[0].pc == 0
 
 
 @pytest.mark.parametrize(

@@ -205,6 +205,7 @@ class Compiler:
                     proc.local_names,
                     out.line_spans,
                     blocks,
+                    out.tails,
                 )
             )
         var_specs = tuple(self._var_spec(slot, decl) for slot, decl in enumerate(sym.state_decls))
@@ -257,7 +258,7 @@ class Compiler:
                 if fn.kind == "fn"
             },
             program=self.program,
-            inlined=self.exprs.inlinable(),
+            inlined=self.exprs.inlined_fns(),
             standing=self.env["_STANDING"],
             options=self.env["_OPTIONS"],
             deferred=defer,

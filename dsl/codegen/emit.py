@@ -6,11 +6,13 @@ function `(state, locals) -> next position` named `_i{procedure}_{block}`, its s
 span of the statement that decides where it goes, and the span of each of its lines (the
 engine finds the failing statement from the traceback's line: `interpreter.core.state`).
 
-**Tails.** A block whose last line would send the engine to a short block that ends in a
-decision runs a copy of that block's code in its place (`TAIL_LINES`): one call and one turn
-of the engine's loop fewer per decision, the hot path of every playout. The copy's decision
+**Tails.** A block whose last line would send the engine to a short block (`TAIL_LINES`)
+runs a copy of that block's code in its place: one call and one turn of the engine's loop
+fewer, on the hot paths of every playout (a decision, a loop's next turn). A copied decision
 suspends with the position its original resumes at (`SUSPENDED - (t + 1)`), so positions,
-saves and the lines' statements are the same as without it. Not with `fuse=False`.
+saves and the lines' statements are the same as without it; a block that ends in a call is
+never copied (the engine resumes the caller after the block that called). Not with
+`fuse=False`.
 """
 
 from __future__ import annotations
@@ -52,30 +54,37 @@ class Emitted:
     sources: tuple[str, ...]  # one per block: the whole `def`
     spans: tuple[Span, ...]  # per block: its last instruction's statement
     line_spans: tuple[tuple[Span, ...], ...]  # per block: the statement of each body line
+    # per block: (the body line where a copy of another block begins, that block), or None
+    tails: tuple[tuple[int, int] | None, ...] = ()
 
 
 def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) -> Emitted:
     code = linked.proc.code
     own = [_block_lines(linked, pc, nlocals) for pc in range(len(linked.blocks))]
     functions, sources, spans, line_spans = [], [], [], []
+    tails: list[tuple[int, int] | None] = []
     for pc, block in enumerate(linked.blocks):
         lines, lines_at = own[pc]
         last = code[block[-1]]
         tail = _tail(linked, pc, own)
+        copied: tuple[int, int] | None = None
         if tail is not None:
             # the last line goes to block `tail`: its code runs here instead
+            copied = (len(lines) - 1, tail)
             lines, lines_at = lines[:-1] + own[tail][0], lines_at[:-1] + own[tail][1]
         name = f"_i{index}_{pc}"
         source = f"def {name}(st, L):\n" + "\n".join(lines)
         fast = fast_locals(source) if linked.fused else None
         if fast is not None:  # one line more, first: it loads the locals for the body
             source, lines_at = fast, [lines_at[0], *lines_at]
+            copied = None if copied is None else (copied[0] + 1, copied[1])
+        tails.append(copied)
         python(source, env, "exec")
         functions.append(env.pop(name))
         sources.append(source)
         spans.append(last.span)
         line_spans.append(tuple(lines_at))
-    return Emitted(tuple(functions), tuple(sources), tuple(spans), tuple(line_spans))
+    return Emitted(tuple(functions), tuple(sources), tuple(spans), tuple(line_spans), tuple(tails))
 
 
 def _block_lines(linked: Linked, pc: int, nlocals: list[int]) -> tuple[list[str], list[Span]]:
@@ -96,7 +105,8 @@ def _block_lines(linked: Linked, pc: int, nlocals: list[int]) -> tuple[list[str]
 
 def _tail(linked: Linked, pc: int, own: list[tuple[list[str], list[Span]]]) -> int | None:
     """The block whose code block `pc` runs at its end (see "Tails" above), if any: the one
-    its last line returns, when that one is short and ends in a decision."""
+    its last line returns, when that one is short and does not end in a call (the engine
+    resumes a caller after the block that called)."""
     if not linked.fused:
         return None
     code = linked.proc.code
@@ -111,7 +121,7 @@ def _tail(linked: Linked, pc: int, own: list[tuple[list[str], list[Span]]]) -> i
         return None
     if (
         target == pc
-        or not isinstance(code[linked.blocks[target][-1]], Choose)
+        or isinstance(code[linked.blocks[target][-1]], (Call, CallEffect, Standing))
         or len(own[target][0]) > TAIL_LINES
     ):
         return None

@@ -165,6 +165,7 @@ class Exprs(Visitor):
         self.walking = 0  # > 0: compiling the list a comprehension walks (see `checked`)
         self.bound = 0  # names bound for operands so far (see `checked`)
         self._inlinable: dict[str, dict[str, int] | None] = {}  # by fn: see `inlined`
+        self._inlined: set[str] = set()  # the fns some call was compiled in place of
 
     # ------------------------------------------------------------------ namespace
     def const(self, value: Any, hint: str = "k") -> str:
@@ -390,11 +391,12 @@ class Exprs(Visitor):
             where[param.name] = source if _PLAIN.match(source) else f"({source})"
         inner = Scope()
         inner.where = where
+        self._inlined.add(name)
         return f"({self.x(fn.body, inner)})"
 
-    def inlinable(self) -> frozenset[str]:
+    def inlined_fns(self) -> frozenset[str]:
         """The `fn`s that some call so far was compiled in place of (`inlined`)."""
-        return frozenset(name for name, uses in self._inlinable.items() if uses is not None)
+        return frozenset(self._inlined)
 
     @on(ast.IfExpr)
     def x_IfExpr(self, e, scope):

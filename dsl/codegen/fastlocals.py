@@ -1,11 +1,11 @@
 """Part of stage 4c: a block's function with the locals its loops use in Python locals.
 
 In: the source of one block's function `(st, L)` (`dsl.codegen.emit`). Out: the source of
-the same function, in which each slot of `L` that a loop of the body names (`L[3]`), and
-that the body names at least twice, is a Python local (`_l3`: one load instead of three
-steps at each use): read from `L` by a line put first in the body, and, for a slot the body
-assigns, written back to `L` just before every `return` (on the same line). The places to
-change come from Python's own parse of the source, never from a search of its text.
+the same function, in which each slot of `L` that a loop of the body names (`L[3]`) is a
+Python local (`_l3`: one load instead of three steps at each use): read from `L` by a line
+put first in the body, and, for a slot the body assigns, written back to `L` just before
+every `return` (on the same line). The places to change come from Python's own parse of the
+source, never from a search of its text.
 
 A block is left as it is when it names `L` otherwise than `L[number]`, or calls a helper
 that reads the frames' locals while it runs (`_HELPERS_READING_FRAMES`). A fault leaves the
@@ -17,7 +17,6 @@ written-back slots as they were when the block began; the engine then puts the g
 from __future__ import annotations
 
 import ast
-from collections import Counter
 
 # helpers of interpreter/core/runtime.py that read the locals of the frames on the stack
 _HELPERS_READING_FRAMES = frozenset({"_standing", "_offers", "_settled"})
@@ -32,7 +31,6 @@ def fast_locals(source: str) -> str | None:
     longer (the loads, after the `def`); None when no slot is worth it."""
     func = ast.parse(source).body[0]
     assert isinstance(func, ast.FunctionDef)
-    uses: Counter[int] = Counter()
     stored: set[int] = set()
     cells: list[tuple[ast.Subscript, int]] = []
     for node in ast.walk(func):  # parents before children: `L[n]` before its `L`
@@ -45,7 +43,6 @@ def fast_locals(source: str) -> str | None:
         if slot is not None:
             assert isinstance(node, ast.Subscript)
             cells.append((node, slot))
-            uses[slot] += 1
             if isinstance(node.ctx, ast.Store):
                 stored.add(slot)
     looped = {
@@ -55,7 +52,7 @@ def fast_locals(source: str) -> str | None:
         for node in ast.walk(loop)
         if isinstance(node, ast.Subscript) and (slot := _slot(node)) is not None
     }
-    fast = {slot for slot in looped if uses[slot] >= 2}
+    fast = looped
     if not fast:
         return None
     back = "".join(f"L[{slot}] = {PREFIX}{slot}; " for slot in sorted(stored & fast))

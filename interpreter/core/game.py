@@ -63,6 +63,9 @@ class ProcInfo:
     local_names: tuple[str, ...]
     line_spans: tuple[tuple[Span, ...], ...] = ()  # per instruction, the span of each code line
     blocks: tuple[BlockInfo, ...] = ()  # per instruction: the IR it runs and its source
+    # per instruction: where the copy of another instruction it ends with begins (its body
+    # line, from 0) and which instruction that is, or None (dsl/codegen/emit.py, "Tails")
+    tails: tuple[tuple[int, int] | None, ...] = ()
 
 
 @attrs.frozen

@@ -691,14 +691,12 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
                 stack.clear()
                 return
     except RulesetFault as fault:
-        fr[1] = pc
-        span = _failing_statement(state, fr[0], pc, fault)
+        fr[1], span = _failed_at(state, fr[0], pc, fault)
         raise _error(
             RulesetRuntimeError, state.game, _fault_diag(state, fr[0], fault, span)
         ) from None
     except EXHAUSTED as err:
-        fr[1] = pc
-        span = _failing_statement(state, fr[0], pc, err)
+        fr[1], span = _failed_at(state, fr[0], pc, err)
         spent = _exhausted(err)
         raise _error(
             RulesetRuntimeError, state.game, _fault_diag(state, fr[0], spent, span)
@@ -706,8 +704,7 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         if not _raised_by_rules(err):
             raise
-        fr[1] = pc
-        span = _failing_statement(state, fr[0], pc, err)
+        fr[1], span = _failed_at(state, fr[0], pc, err)
         why = failure(err, state, span)
         raise _error(
             RulesetRuntimeError,
@@ -774,8 +771,11 @@ def _raised_by_rules(err: BaseException) -> bool:
     return False
 
 
-def _failing_statement(state: State, proc: int, pc: int, err: Exception):
-    """The statement that raised: found from the generated function's line in the traceback."""
+def _failed_at(state: State, proc: int, pc: int, err: Exception) -> tuple[int, Span]:
+    """Where the game stopped when instruction `pc` raised: the instruction whose line
+    raised (the one copied into `pc`, when the line is in its copy: dsl/codegen/emit.py,
+    "Tails") and the statement of that line, found from the generated function's line in the
+    traceback."""
     info = state.game.procs[proc]
     name = f"_i{proc}_{pc}"
     tb = err.__traceback__
@@ -785,8 +785,10 @@ def _failing_statement(state: State, proc: int, pc: int, err: Exception):
             line = tb.tb_lineno
         tb = tb.tb_next
     if line is not None and pc < len(info.line_spans) and 2 <= line <= len(info.line_spans[pc]) + 1:
-        return info.line_spans[pc][line - 2]
-    return info.spans[pc]
+        copied = info.tails[pc] if pc < len(info.tails) else None
+        at = copied[1] if copied is not None and line - 2 >= copied[0] else pc
+        return at, info.line_spans[pc][line - 2]
+    return pc, info.spans[pc]
 
 
 def _explain(err: Exception) -> str:
