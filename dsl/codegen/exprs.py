@@ -350,6 +350,16 @@ class Exprs(Visitor):
             and self.sym.constant(expr.name) is not None
         )
 
+    def length(self, expr, scope: Scope) -> int | None:
+        """The number of items of the list `expr`, when the rules say it: a list written out,
+        or a `param`'s."""
+        if isinstance(expr, ast.ListLit):
+            return len(expr.items)
+        if self.steady(expr, scope) and isinstance(expr, ast.NameRef):
+            value = self.sym.constant(expr.name)
+            return len(value) if isinstance(value, (list, tuple)) else None
+        return None
+
     def checked(self, a: str, b: str, op: str, helper: str) -> str:
         """`a op b` of two numbers, with the budget's size of numbers checked when an operand
         is past 64 bits, without a call when both are smaller. Operands that are plain names

@@ -943,10 +943,16 @@ class _Native(Visitor):
         walked = items if self.ex.steady(s.iter, scope) else f"list({items})"
         var = f"L[{scope.slot(s.name)}]"
         item = self.ex.item(s.iter, "_v")
+        charge: list[tuple[str, Span]] = []
+        known = self.ex.length(s.iter, scope)
+        if known is not None:  # its turns are charged here, without a call
+            charge = [(f"st.left -= {known}", s.span), (_WHILE_START, s.span)]
+        else:
+            walked = f"_steps(st, {walked})"
         if item == "_v":
-            return [(f"for {var} in _steps(st, {walked}):", s.span)] + self.body(s.body, scope)
-        head = [(f"for _v in _steps(st, {walked}):", s.span), (f"    {var} = {item}", s.span)]
-        return head + self.body(s.body, scope)
+            return charge + [(f"for {var} in {walked}:", s.span)] + self.body(s.body, scope)
+        head = [(f"for _v in {walked}:", s.span), (f"    {var} = {item}", s.span)]
+        return charge + head + self.body(s.body, scope)
 
     @on(ast.Repeat)
     def n_Repeat(self, s: ast.Repeat, scope):
