@@ -201,6 +201,8 @@ def _choose(c: Choose, after: int, resume: int) -> list[str]:
     lines = [f"o = {c.options}" if c.as_list else f"o = list({c.options})"]
     if c.ask:
         lines.append(f"if not o: _no_options(st, {c.site})")
+    elif c.several:
+        pass  # never fewer than two options: asked
     else:
         lines += [
             "if len(o) < 2:",

@@ -119,6 +119,7 @@ class Choose(Instr):
     offers: bool = False  # the ruleset has standing options: the decider's follow these
     quiet: bool = False  # a `quiet` point: asked only of a player with standing options
     placed: tuple[int, ...] = ()  # the slots of the locals the prompt names, for traces
+    several: bool = False  # the options are a list written out with more than one item
 
     suspends: ClassVar[bool] = True
 

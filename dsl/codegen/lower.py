@@ -546,6 +546,7 @@ class Lowerer(Visitor):
                 ask=s.always or self.ask_forced,
                 placed=tuple(p[1] for p in self.sites[site].places),
                 offers=self.offering,
+                several=isinstance(s.options, ast.ListLit) and len(s.options.items) > 1,
                 span=s.span,
             )
         )
