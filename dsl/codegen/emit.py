@@ -44,7 +44,7 @@ from interpreter.core.state import CALL, SUSPENDED
 # the one call chain the checker cannot bound (dsl/semantics/check/flow.py).
 EFFECT_DEPTH = 100
 _DEEP = f"effects performed inside effects went more than {EFFECT_DEPTH} calls deep"
-# the most lines of a block that ends in a decision copied into a block that goes to it
+# the most lines of a block copied into a block that goes to it ("Tails" above)
 TAIL_LINES = 16
 
 

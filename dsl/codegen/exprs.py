@@ -330,11 +330,20 @@ class Exprs(Visitor):
         if isinstance(e, ast.CallExpr) and not e.base and not self.sym.kind.get(e.name):
             args = [a for a in e.args if not isinstance(a, ast.KwArg)]
             if e.name in ("nodes", "rows", "values"):
-                return self.x(e, scope)[len("list(") : -1]
+                return self.listed(e)
             bounds = [a.value for a in args if isinstance(a, ast.IntLit)]
             if e.name == "range" and len(bounds) == 2 and bounds[1] - bounds[0] <= _FEW_DICE:
                 return f"range({bounds[0]}, {bounds[1]})"
         return self.x(e, scope)
+
+    def listed(self, e: ast.CallExpr) -> str:
+        """The constant tuple of a map's `nodes`, a table's `rows` or an enum's `values`."""
+        args = [a for a in e.args if not isinstance(a, ast.KwArg)]
+        arg = args[0]
+        assert isinstance(arg, ast.NameRef), "the checker allows only a name here"
+        items = {"nodes": self.sym.map_nodes, "rows": self.sym.table_rows}.get(e.name)
+        values = items[arg.name] if items is not None else list(self.sym.decls[arg.name].values)
+        return self.const(tuple(values), "c")
 
     def steady(self, expr, scope: Scope) -> bool:
         """Can nothing change the list `expr` gives while a loop walks it? True of a list
@@ -489,12 +498,7 @@ class Exprs(Visitor):
             cells = self.pool_cells(ast.Target(pool.obj.name, pool.indices, span=pool.span), scope)
             return f"_affordable({cells}, {self.x(args[0], scope)})"
         if e.name in ("nodes", "rows", "values"):
-            arg = args[0]
-            assert isinstance(arg, ast.NameRef), "the checker allows only a name here"
-            name = arg.name
-            items = {"nodes": self.sym.map_nodes, "rows": self.sym.table_rows}.get(e.name)
-            values = items[name] if items is not None else list(self.sym.decls[name].values)
-            return f"list({self.const(tuple(values), 'c')})"
+            return f"list({self.listed(e)})"
         if e.name == "distance":
             table = all_pairs_distance(self.sym.adjacency)
             self.env.update(_DIST=table, _FAR=len(table) + 1)
