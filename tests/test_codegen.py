@@ -1,7 +1,8 @@
 """The code generator's instruction IR (dsl/codegen/ir.py, lower, link, emit) and `--show-code`.
 
-The differential test plays every ruleset compiled two ways, with straight runs fused into
-blocks (as games run) and with one block per IR instruction, and wants the same games.
+The differential test plays every ruleset compiled two ways, as games run (straight runs
+fused into blocks, `fn` calls remembered) and plainly (one block per IR instruction, every
+value worked out afresh), and wants the same games.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from dsl.semantics.check import check_program
 from dsl.syntax import ast
 from interpreter.api import load
 from interpreter.core import rng
-from interpreter.core.state import run, start
+from interpreter.core.state import NO_MEMO, run, start
 from interpreter.frontends.cli import main
 from interpreter.trace import Recorder
 
@@ -77,7 +78,7 @@ def compiled(text: str, **options) -> Compiler:
 
 def unfused(name: str):
     program = load(name).program
-    return Compiler(check_program(program), fuse=False).compile()
+    return Compiler(check_program(program), fuse=False, remember=False).compile()
 
 
 # ---------------------------------------------------------------------- fusion on and off
@@ -392,3 +393,124 @@ def test_inlined_and_fast_code_plays_as_plain_calls_do():
             a.apply(option)
             b.apply(option)
         assert a.g == b.g and a.winners == b.winners
+
+
+# ---------------------------------------------------------------------- remembered fns
+REMEMBERED = """
+ruleset "memo"
+players 2
+record card { v: int }
+table cards: card { a (1)  b (2)  c (3)  d (4) }
+zone deck: deck of card
+zone piles[0..3]: hand of card
+var seen: list of int = []
+fn in_deck(): int = len([k for k in deck])
+fn pile_size(i: int): int = len([k for k in piles[i]])
+round max 1 {
+  for k in rows(cards) { add k to deck }
+  seen = seen + [in_deck()]
+  move a from deck to piles[in_deck()]
+  seen = seen + [in_deck(), pile_size(3)]
+  draw 2 from deck to piles[in_deck()]
+  seen = seen + [in_deck(), pile_size(1), pile_size(3)]
+  while in_deck() > 0 max 4 { draw 1 from deck to piles[pile_size(0)] }
+  let n = choose player(1) from [in_deck(), pile_size(1)] as "a number"
+  seen = seen + [n]
+  end game winners []
+}
+"""
+
+
+def test_a_remembered_fn_forgets_when_what_it_reads_changes():
+    """`in_deck()` and `pile_size(i)` are remembered; each move and draw changes what they
+    read, even between taking a card and putting it down (the destination's key is read
+    then), and the game is the one plain code plays."""
+    fns = _fn_sources(REMEMBERED)
+    assert "st.memo.get(" in fns["in_deck"] and "st.memo.get(" in fns["pile_size"]
+    for game in (_game(REMEMBERED), _game(REMEMBERED, remember=False)):
+        state = start(game, 2, rng.seed_state(1))
+        assert state.memo is NO_MEMO  # outside `run`, the memo keeps nothing
+        assert state.pending[1] == [0, 1]
+        state.apply(0)
+        # a to piles[3], b to piles[2], c to piles[1], d to piles[0]
+        assert state.get("seen") == [4, 3, 1, 1, 1, 1, 0]
+        assert [state.get("piles", i) for i in range(4)] == [["d"], ["c"], ["b"], ["a"]]
+
+
+def _fn_sources(text: str) -> dict[str, str]:
+    """Each `fn`'s generated Python, by name (the compiler defines them through `python`)."""
+    import dsl.codegen.compile as compile_module
+
+    seen: dict[str, str] = {}
+    real = compile_module._python
+
+    def spy(source, env, mode):
+        head = source.split("(", 1)[0]
+        if head.startswith("def _F_"):
+            seen[head.removeprefix("def _F_")] = source
+        return real(source, env, mode)
+
+    compile_module._python = spy
+    try:
+        _game(text)
+    finally:
+        compile_module._python = real
+    return seen
+
+
+ASKED_TWICE = """
+ruleset "memo2"
+players 2
+var counts[0..2]: int = 0
+var seen: list of int = []
+fn total(): int = sum([counts[i] for i in range(0, 3)])
+round max 1 {
+  let a = choose player(1) from [total(), 7] as "first"
+  seen = seen + [total()]
+  let b = choose player(1) from [total(), 8] as "second"
+  seen = seen + [total()]
+  end game winners []
+}
+"""
+
+
+def test_what_a_front_end_changes_between_decisions_is_read_afresh():
+    state = start(_game(ASKED_TWICE), 2, rng.seed_state(1))
+    assert state.pending[1] == [0, 7]
+    state.set("counts", 1, 5)  # as `knapper play`'s `set` does, outside the engine
+    state.apply(7)
+    assert state.pending[1] == [5, 8] and state.get("seen") == [5]
+
+
+CONSTANT_ITEMS = """
+ruleset "items"
+players 2
+param pairs: list of list of int = [[1, 2], [3, 4]]
+var total: int = 0
+var firsts: list of int = []
+proc read_only() {
+  for d in pairs { total += d[0] * d[1] }
+}
+proc changing() {
+  for d in pairs {
+    d[0] = 0
+    firsts = firsts + [d[0]]
+  }
+}
+round max 1 {
+  read_only()
+  changing()
+  read_only()
+  end game winners []
+}
+"""
+
+
+def test_a_loop_over_a_constant_copies_an_item_only_where_the_procedure_changes_it():
+    game = _game(CONSTANT_ITEMS)
+    sources = {info.name: "\n".join(block.source for block in info.blocks) for info in game.procs}
+    assert "_copy(" not in sources["read_only"]
+    assert "_copy(" in sources["changing"]
+    state = start(game, 2, rng.seed_state(1))
+    # `changing` changed its own copies: the param still holds 1 * 2 + 3 * 4, twice
+    assert state.get("total") == 28 and state.get("firsts") == [0, 0]

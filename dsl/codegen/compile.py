@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from dsl.codegen import memo
 from dsl.codegen.emit import emit
 from dsl.codegen.emit import python as _python
 from dsl.codegen.exprs import Exprs, Scope, all_pairs_distance, fn_name  # noqa: F401 - importable from here
@@ -57,9 +58,13 @@ class Compiler:
     `ask_forced`: put every decision to the player, even one with a single option (scenarios
     use it to script forced decisions, or to list the ones taken for the player).
     `fuse=False`: one block per IR instruction and no jump threading (`dsl.codegen.link`): slower
-    code that must play exactly as the fused code does (tests/test_codegen.py)."""
+    code that must play exactly as the fused code does (tests/test_codegen.py).
+    `remember=False`: no `fn` keeps the values of its calls (dsl/codegen/memo.py); the same
+    games again, at the cost of working every value out each time."""
 
-    def __init__(self, checked: Checked, ask_forced: bool = False, fuse: bool = True):
+    def __init__(
+        self, checked: Checked, ask_forced: bool = False, fuse: bool = True, remember: bool = True
+    ):
         assert not checked.errors, "only a program that passed its checks is compiled"
         self.program: Program = checked.program
         self.sym: Symbols = checked.symbols
@@ -67,6 +72,9 @@ class Compiler:
         self.fuse = fuse
         self.exprs = Exprs(checked.symbols, checked.typing)
         self.env = self.exprs.env  # the namespace generated code runs in
+        # the `fn`s whose calls are remembered (dsl/codegen/memo.py)
+        self.remembered = memo.remembered(self.program, self.sym) if remember else {}
+        self.env["_MISS"] = memo.MISS
         self.procs_ir: list[ProcIR] = []  # after `compile`: every procedure's IR, main first
 
     def lam(self, src: str) -> Closure:
@@ -141,14 +149,15 @@ class Compiler:
             # a call is a step of the work budget (interpreter/core/budget.py): a chain of
             # derived values each calling the one before twice is exponential
             where = self.exprs.const(f"{fn.kind} {fn.name!r}")
-            _python(  # defines the function in self.env
-                f"def {fn_name(fn.name, depth)}(st{params}):\n"
-                "    st.left -= 1\n"
-                f"    if st.left < 0: _out_of_steps(st, {where})\n"
-                f"    return {body}",
-                self.env,
-                "exec",
-            )
+            charge = f"    st.left -= 1\n    if st.left < 0: _out_of_steps(st, {where})\n"
+            number = self.remembered.get(fn.name) if depth == 0 else None
+            if number is not None:
+                names = tuple(f"v_{p.name}" for p in fn.params)
+                code = memo.wrap(number, names, charge, body)
+            else:
+                code = f"{charge}    return {body}"
+            # defines the function in self.env
+            _python(f"def {fn_name(fn.name, depth)}(st{params}):\n{code}", self.env, "exec")
         # what `holds` tests and `amount` reads, by the tag of a condition's or a measure's
         # value: (state, who, card, *args)
         self.env["_CONDITIONS"] = {
@@ -156,7 +165,7 @@ class Compiler:
             for fn in self.program.get(ast.Fn)
             if fn.kind in ("condition", "measure")
         }
-        lower = Lowerer(self.program, self.exprs, self.ask_forced)
+        lower = Lowerer(self.program, self.exprs, self.ask_forced, self.remembered)
         self.procs_ir = [lower.main()] + [
             lower.proc(p, depth) for p, depth in rules if isinstance(p, ast.Proc)
         ]

@@ -437,6 +437,8 @@ class Exprs(Visitor):
         # bit at most, so it is not checked.
         if e.op == "+" and may_be_list(self.typing.of(e)):
             return f"_join(st, {self.x(e.left, scope)}, {self.x(e.right, scope)})"
+        if e.op in ("in", "not in"):
+            return f"({self.x(e.left, scope)} {e.op} {self.read(e.right, scope)})"
         a, b = self.x(e.left, scope), self.x(e.right, scope)
         if e.op == "*" and not (_small_literal(e.left) and _small_literal(e.right)):
             return self.checked(a, b, "*", "_mul")
@@ -474,7 +476,16 @@ class Exprs(Visitor):
                 item = "".join(f"[{self.x(i, scope)}]" for i in e.indices[len(keys) :])
                 flat = self.flat(decl, e.indices[: len(keys)], scope)
                 return f"st.g[{self.sym.slot_of(e.obj.name)}][{flat}]{item}"
-        return f"{self.x(e.obj, scope)}[{self.x(e.indices[0], scope)}]"
+        return f"{self.read(e.obj, scope)}[{self.x(e.indices[0], scope)}]"
+
+    def read(self, e, scope: Scope) -> str:
+        """Python source for a list that is only read where it stands (indexed, measured,
+        searched): a map's nodes, a table's rows or an enum's values are their constant
+        tuple, not a copy of it."""
+        if isinstance(e, ast.CallExpr) and e.name in ("nodes", "rows", "values") and not e.base:
+            if self.sym.kind.get(e.name) is None:  # the built-in, not a rule of that name
+                return self.listed(e)
+        return self.x(e, scope)
 
     @on(ast.CallExpr)
     def x_CallExpr(self, e: ast.CallExpr, scope):
@@ -499,6 +510,12 @@ class Exprs(Visitor):
             return f"_affordable({cells}, {self.x(args[0], scope)})"
         if e.name in ("nodes", "rows", "values"):
             return f"list({self.listed(e)})"
+        if e.name == "len":
+            return f"len({self.read(args[0], scope)})"
+        if e.name == "player" and isinstance(args[0], ast.IntLit):
+            players = self.sym.program.decls.get("players")
+            if isinstance(players, ast.Players) and 1 <= args[0].value <= players.lo:
+                return str(args[0].value - 1)  # a seat every game of this ruleset has
         if e.name == "distance":
             table = all_pairs_distance(self.sym.adjacency)
             self.env.update(_DIST=table, _FAR=len(table) + 1)

@@ -78,7 +78,13 @@ class Lowerer(Visitor):
 
     domain = ast.STATEMENTS
 
-    def __init__(self, program: Program, exprs: Exprs, ask_forced: bool = False):
+    def __init__(
+        self,
+        program: Program,
+        exprs: Exprs,
+        ask_forced: bool = False,
+        remembered: dict[str, int] | None = None,
+    ):
         self.program = program
         self.ex = exprs
         # put every decision to the player, even one with a single option
@@ -94,6 +100,7 @@ class Lowerer(Visitor):
         self.current_proc = "main"
         self.site_base = "setup"  # the name a decision takes without an `id` of its own
         self.native = _Native(self)
+        self.changed: frozenset[str] = frozenset()  # in the procedure being lowered
         # the standing rules, in the order of `_STANDING`, and by each state name the rules
         # whose conditions read it: a statement writing it is followed by a `Standing` test
         self.access = Access(program, exprs.sym)
@@ -101,6 +108,12 @@ class Lowerer(Visitor):
         # with standing options, every decision offers them: it begins a block of its own,
         # which the engine runs again once a standing option taken there is done
         self.offering = any(p.kind == "option" for p in program.get(ast.Proc))
+        # the state the remembered `fn`s read (dsl/codegen/memo.py): a statement writing it
+        # forgets what they remember
+        self.remembering = bool(remembered)
+        self.remembered_reads = frozenset(
+            name for fn in remembered or () for name in self.access.fn_reads(fn)
+        )
         self.watch: dict[str, tuple[int, ...]] = {}
         for i, rule in enumerate(self.standing):
             assert rule.when is not None
@@ -115,16 +128,21 @@ class Lowerer(Visitor):
         self.current_proc = "main"
         span = self.program_span()
         setup = self.program.one(ast.Setup)
+        rnd = self.program.one(ast.Round)
+        self.changed = _changed_in_place([x for x in (setup, rnd) if x is not None])
         self.site_base = "setup"
         if setup is not None:
             self.block(setup.body, b, scope)
-        rnd = self.program.one(ast.Round)
         self.site_base = "round"
         if rnd is not None:
             top = b.label()
             b.place(top)
             message = self.ex.const(f"the game did not end within its {rnd.max} rounds")
-            b.step(f"st.rounds += 1\nif st.rounds > {rnd.max}: _fault('K404', {message})", rnd.span)
+            forget = f"\n{_FORGET}" if self.remembering else ""  # `round_number` changed
+            b.step(
+                f"st.rounds += 1\nif st.rounds > {rnd.max}: _fault('K404', {message}){forget}",
+                rnd.span,
+            )
             self.block(rnd.body, b, scope)
             b.add(Jump(target=top, span=rnd.span))
         b.add(Leave(lines=("_fault('K407', 'the game ended without `end game`')",), span=span))
@@ -144,6 +162,7 @@ class Lowerer(Visitor):
             asked = ast.For(proc.params[0].name, proc.who, proc.body, span=proc.span)
             proc = attrs.evolve(proc, params=(), body=ast.Block((asked,), span=proc.body.span))
         scope = Scope(context + given + tuple(p.name for p in proc.params))
+        self.changed = _changed_in_place(proc.body)
         b = _Builder()
         name = ast.rule_label(proc.name, depth)
         self.current_proc = name
@@ -188,9 +207,33 @@ class Lowerer(Visitor):
                 b.add(Step(lines=tuple(lines), span=stmt.span))
             else:
                 self.visit(stmt, b, scope)
+                if self.forgets(stmt):
+                    b.step(_FORGET, stmt.span)
             rules = () if b.simultaneous else self._watching(stmt)
             if rules:
                 self._standing(b, rules, scope, stmt.span)
+
+    def item(self, s: ast.For, scope: Scope, source: str) -> str:
+        """Python for the item `source` of a `for` loop's list, as its variable holds it: the
+        item itself when the list is a constant of the rules (a `param`, a row's field, a list
+        written out) and nothing in the procedure changes the variable in place; else its own
+        copy, when the items may be lists."""
+        constant = isinstance(s.iter, ast.FieldGet) or (
+            isinstance(s.iter, ast.NameRef) and self.ex.steady(s.iter, scope)
+        )
+        if constant and s.name not in self.changed:
+            return source
+        return self.ex.item(s.iter, source)
+
+    def forgets(self, stmt) -> bool:
+        """Does `stmt` itself write state a remembered `fn` reads, so that the memo must be
+        cleared after it (dsl/codegen/memo.py)? A shuffle, a flip or a reveal always: they
+        change who sees what, which built-ins read."""
+        if not self.remembering or type(stmt).blocks:
+            return False
+        if isinstance(stmt, (ast.Shuffle, ast.Flip, ast.Reveal)):
+            return True
+        return bool(self.access.writes(stmt) & self.remembered_reads)
 
     def _watching(self, stmt) -> tuple[int, ...]:
         """The standing rules whose conditions read what `stmt` itself writes; for a
@@ -334,7 +377,7 @@ class Lowerer(Visitor):
             b,
             scope,
             walked,
-            lambda item: f"L[{scope.slot(s.name)}] = {self.ex.item(s.iter, item)}",
+            lambda item: f"L[{scope.slot(s.name)}] = {self.item(s, scope, item)}",
             lambda: self.block(s.body, b, scope),
             (s.iter.span, s.span, s.body.span),
         )
@@ -810,8 +853,10 @@ class Lowerer(Visitor):
     @on(ast.Move)
     def s_Move(self, s: ast.Move, b, scope):
         ex = self.ex
+        # the destination's keys are read after the source changed
+        forget = f"\n{_FORGET}" if self.forgets(s) else ""
         b.step(
-            f"v = {ex.x(s.value, scope)}\n{ex.take_from(s.source, 'v', scope)}\n"
+            f"v = {ex.x(s.value, scope)}\n{ex.take_from(s.source, 'v', scope)}{forget}\n"
             f"{ex.put_into(s.dest, 'v', scope)}",
             s.span,
         )
@@ -862,7 +907,9 @@ class Lowerer(Visitor):
             f"    top = {top}\n"
             f"    if not top: break\n"
             f"    {ex.take_from(s.source, 'top[0]', scope)}\n"
-            f"    {ex.put_into(s.dest, 'top[0]', scope)}",
+            + (f"    {_FORGET}\n" if self.forgets(s) else "")
+            + f"    {ex.put_into(s.dest, 'top[0]', scope)}"
+            + (f"\n    {_FORGET}" if self.forgets(s) else ""),
             s.span,
         )
 
@@ -943,7 +990,7 @@ class _Native(Visitor):
         items = self.ex.x(s.iter, scope)
         walked = items if self.ex.steady(s.iter, scope) else f"list({items})"
         var = f"L[{scope.slot(s.name)}]"
-        item = self.ex.item(s.iter, "_v")
+        item = self.lower.item(s, scope, "_v")
         charge: list[tuple[str, Span]] = []
         known = self.ex.length(s.iter, scope)
         if known is not None:  # its turns are charged here, without a call
@@ -1010,6 +1057,8 @@ class _Native(Visitor):
         """A statement that lowers to straight-line steps: their lines."""
         sub = _Builder()
         self.lower.visit(s, sub, scope)
+        if self.lower.forgets(s):
+            sub.step(_FORGET, s.span)
         lines = []
         for instr in sub.code:
             if not isinstance(instr, Step):
@@ -1031,6 +1080,7 @@ class _Native(Visitor):
 
 
 _LOOPS = (ast.For, ast.Repeat, ast.While, ast.Outcry)
+_FORGET = "st.memo.clear()"  # what remembered `fn`s knew is out of date (dsl/codegen/memo.py)
 
 # A `while` loop and the work budget (interpreter/core/budget.py): the budget is checked as
 # the loop starts, and each turn is a step. A loop bounded by at most `_SHORT_WHILE` turns
@@ -1058,6 +1108,22 @@ def _native_ok(s: ast.Statement, loops: int = 0) -> bool:
         return loops > 0
     inner = loops + 1 if isinstance(s, _LOOPS) else loops
     return all(_native_ok(x, inner) for block in ast.blocks_of(s) for x in block.stmts)
+
+
+def _changed_in_place(body) -> frozenset[str]:
+    """The names that a statement in `body` changes in place (a cell or an item set, a list
+    added to with `+=`, a zone or pool moved from or to), as opposed to given a new value."""
+    out = set()
+    for node in ast.walk(body):
+        if not isinstance(node, ast.Statement):
+            continue
+        for target in ast.children_of(node):
+            if not isinstance(target, ast.Target):
+                continue
+            if isinstance(node, ast.Assign) and node.op == "=" and not target.indices:
+                continue
+            out.add(target.name)
+    return frozenset(out)
 
 
 def _arm_test(subject: str, name: str, binds: tuple[str, ...]) -> str:

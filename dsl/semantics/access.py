@@ -38,17 +38,18 @@ class Access:
                 out.add(node.name)
             elif isinstance(node, ast.CallExpr):
                 if node.base:
-                    continue  # the replaced rule's body: `_fn_reads` reads it with its heir
+                    continue  # the replaced rule's body: `fn_reads` reads it with its heir
                 kind = self.sym.kind.get(node.name)
                 if kind in ("fn", *ast.TAGGED_KINDS):
-                    out |= self._fn_reads(node.name)
+                    out |= self.fn_reads(node.name)
                 elif node.name in _DYNAMIC_READS:
                     for fn in self.program.get(ast.Fn):
                         if fn.kind in ("condition", "measure"):
-                            out |= self._fn_reads(fn.name)
+                            out |= self.fn_reads(fn.name)
         return frozenset(out)
 
-    def _fn_reads(self, name: str) -> frozenset[str]:
+    def fn_reads(self, name: str) -> frozenset[str]:
+        """The state a derived value reads, through the ones it calls."""
         if name not in self._reads:
             self._reads[name] = frozenset()  # a cycle is K207's; stop here meanwhile
             decl = self.sym.decls.get(name)

@@ -160,6 +160,20 @@ _GAME_FIELDS = (
 )
 
 
+class _NoMemo(dict):
+    """The memo of a state outside `run`: it keeps nothing, so a derived value read from
+    outside (a view, a standing option's test, a front-end's `set`) is always worked out
+    afresh."""
+
+    __slots__ = ()
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+NO_MEMO: dict = _NoMemo()
+
+
 class State:
     __slots__ = (
         "game",
@@ -182,6 +196,7 @@ class State:
         "dealt",
         "taken",
         "origin",
+        "memo",
     )
 
     def __init__(self, game: Game, n: int, rng: int, budget: Budget | None = None):
@@ -212,6 +227,9 @@ class State:
         # a copy of it as it was at its first option since, and how many options it had
         # taken then (`_go_back` plays the game again from there); None until that option
         self.origin: tuple[State, int] | None = None
+        # the values of remembered `fn` calls (dsl/codegen/memo.py): a dict only while `run`
+        # runs, nothing kept outside it
+        self.memo: dict = NO_MEMO
 
     # ------------------------------------------------------------------ the contract
     def decision(self) -> Decision | None:
@@ -416,6 +434,7 @@ class State:
         other.dealt = self.dealt
         other.taken = copy_deep(self.taken)
         other.origin = self.origin  # never changed, only cloned (`_go_back`)
+        other.memo = NO_MEMO
         return other
 
     def _shown(self, player: int | None) -> list:
@@ -666,6 +685,7 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
         L[slot] = option
     code = code_of[fr[0]]
     pc = fr[1]
+    state.memo = {}
     try:
         while True:
             nxt = code[pc](state, L)
@@ -711,6 +731,8 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
             state.game,
             diag("K401", why.message, span, hint=why.hint, notes=why.notes),
         ) from None
+    finally:
+        state.memo = NO_MEMO
 
 
 # What running out of memory, of stack or of number range looks like in Python: in the

@@ -27,8 +27,14 @@ round max 1 {{
 
 SMALL = Budget(steps=10_000, elements=100_000, int_bits=128)
 
-FNS = "fn f0(a: int): int = a\n" + "\n".join(
-    f"fn f{i}(a: int): int = f{i - 1}(a) + f{i - 1}(a)" for i in range(1, 41)
+# each derived value calls the one before twice: 2^40 calls. A list argument keeps them from
+# being remembered (dsl/codegen/memo.py), so only the budget can stop the chain.
+FNS = "fn f0(a: list of int): int = len(a)\n" + "\n".join(
+    f"fn f{i}(a: list of int): int = f{i - 1}(a) + f{i - 1}(a)" for i in range(1, 41)
+)
+# the same chain on a number: each call is remembered, so it takes 40 calls, not 2^40
+REMEMBERED = "fn g0(a: int): int = a\n" + "\n".join(
+    f"fn g{i}(a: int): int = g{i - 1}(a) + g{i - 1}(a)" for i in range(1, 41)
 )
 
 CASES = {
@@ -37,7 +43,7 @@ CASES = {
     "dice": ("", "  repeat 200 { xs = roll 900d6 }", "K422"),
     "computed dice": ("", "  xs = dice(1000000000, 6)", "K422"),
     "range": ("", "  xs = range(0, 1000000000000)", "K422"),
-    "exponential fns": (FNS, "  x = f40(1)", "K421"),
+    "exponential fns": (FNS, "  x = f40([1])", "K421"),
     "squaring": ("", "  repeat 40 { x = x * x }", "K423"),
     "doubling a list": ("", "  xs = [1]\n  repeat 60 { xs = xs + xs }", "K422"),
     "while": ("", "  while x > 0 max 1000000000 { x += 1 }", "K421"),
@@ -68,15 +74,20 @@ def test_runaway_rules_stop_at_the_rule_with_a_budget_error(name):
 
 def test_the_exponential_fn_chain_names_the_fn():
     with pytest.raises(RulesetRuntimeError) as caught:
-        play(FNS, "  x = f40(1)")
+        play(FNS, "  x = f40([1])")
     assert "fn 'f" in caught.value.diagnostics[0].message
 
 
 def test_the_default_budget_stops_the_exponential_chain():
     # ten million steps: a few seconds, not the age of the universe
     with pytest.raises(RulesetRuntimeError) as caught:
-        play(FNS, "  x = f40(1)", budget=None)
+        play(FNS, "  x = f40([1])", budget=None)
     assert caught.value.code == "K421"
+
+
+def test_a_remembered_chain_runs_inside_the_budget():
+    state = play(REMEMBERED, "  x = g40(1)")
+    assert state.get("x") == 2**40
 
 
 def test_work_inside_the_budget_runs_and_the_budget_is_per_decision():
