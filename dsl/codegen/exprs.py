@@ -52,7 +52,7 @@ _INLINE_NODES = (
 _INLINE_SIZE = 40
 
 
-def _inlinable(fn: ast.Fn, sym: Symbols) -> dict[str, int] | None:
+def inlinable(fn: ast.Fn, sym: Symbols) -> dict[str, int] | None:
     """How often the body of `fn` reads each parameter, if it may be inlined (None: not).
     A plain `fn` with a rule of its own, whose body is at most `_INLINE_SIZE` nodes of
     `_INLINE_NODES` and calls only built-ins (a tag's value, `base(...)` or another `fn`
@@ -391,7 +391,7 @@ class Exprs(Visitor):
 
     def inlined(self, name: str, sources: list[str]) -> str | None:
         """A call of `fn` `name` with arguments `sources`, as its body with the arguments in
-        place, when the body does a fixed amount of work (`_inlinable`: no call of a `fn`, no
+        place, when the body does a fixed amount of work (`inlinable`: no call of a `fn`, no
         comprehension, no dice; then a call's step of the work budget bounds nothing) and no
         argument that is more than a name is used twice; else None. One call fewer: derived
         values are most of the work of a big ruleset."""
@@ -399,7 +399,7 @@ class Exprs(Visitor):
         if not isinstance(fn, ast.Fn):
             return None
         if name not in self._inlinable:
-            self._inlinable[name] = _inlinable(fn, self.sym)
+            self._inlinable[name] = inlinable(fn, self.sym)
         uses = self._inlinable[name]
         if uses is None:
             return None

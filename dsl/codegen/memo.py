@@ -18,7 +18,7 @@ found in the memo costs no step. The memo starts empty with each run, so a game 
 from its seed or resumed from a save spends the same budget as it did the first time.
 
 Remembered: a plain `fn` with a rule of its own that does more than a fixed amount of work
-(one the compiler does not inline, `exprs._inlinable`), all of whose parameters are values
+(one the compiler does not inline, `exprs.inlinable`), all of whose parameters are values
 that can key a dict (a number, a flag, a text, a player, an enum value that carries nothing,
 a row or a node: a list or an enum value that carries values is a Python list), and that may
 be asked twice between two writes: called by another `fn` or in a comprehension, or in more
@@ -31,7 +31,7 @@ from __future__ import annotations
 from dsl.semantics.symbols import Symbols
 from dsl.syntax import ast
 
-from .exprs import _inlinable
+from .exprs import inlinable
 
 MISS = object()  # `_MISS` in generated code: no value kept for this call
 _KEYS = ("int", "bool", "text", "player")  # basic types whose values are dict keys
@@ -47,7 +47,7 @@ def remembered(program, sym: Symbols) -> dict[str, int]:
             and fn.kind == "fn"
             and not fn.signature_only
             and fn.base is None
-            and _inlinable(fn, sym) is None
+            and inlinable(fn, sym) is None
             and all(_keyable(p.type, sym) for p in fn.params)
         ):
             out[fn.name] = len(out)
