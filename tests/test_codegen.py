@@ -514,3 +514,12 @@ def test_a_loop_over_a_constant_copies_an_item_only_where_the_procedure_changes_
     state = start(game, 2, rng.seed_state(1))
     # `changing` changed its own copies: the param still holds 1 * 2 + 3 * 4, twice
     assert state.get("total") == 28 and state.get("firsts") == [0, 0]
+
+
+def test_arithmetic_on_numbers_the_rules_bound_is_not_checked():
+    """Connect Four's walk from the new disc: `way` takes 1 and -1, `d` the pairs of a
+    `param`; `c + way * d[0]` cannot outgrow the text, so neither the product nor the sum is
+    checked (a product by a local that a statement changes still is: tests/security)."""
+    game = load("connect-four")
+    walk = next(b.source for info in game.procs for b in info.blocks if "while " in b.source)
+    assert "_mul(" not in walk and "_add(" not in walk

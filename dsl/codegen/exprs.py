@@ -166,6 +166,8 @@ class Exprs(Visitor):
         self.bound = 0  # names bound for operands so far (see `checked`)
         self._inlinable: dict[str, dict[str, int] | None] = {}  # by fn: see `inlined`
         self._inlined: set[str] = set()  # the fns some call was compiled in place of
+        # the locals of the procedure being lowered that hold only small numbers (`small`)
+        self.small_names: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------------ namespace
     def const(self, value: Any, hint: str = "k") -> str:
@@ -440,9 +442,9 @@ class Exprs(Visitor):
         if e.op in ("in", "not in"):
             return f"({self.x(e.left, scope)} {e.op} {self.read(e.right, scope)})"
         a, b = self.x(e.left, scope), self.x(e.right, scope)
-        if e.op == "*" and not (_small_literal(e.left) and _small_literal(e.right)):
+        if e.op == "*" and not (self.bounded(e.left, scope) and self.bounded(e.right, scope)):
             return self.checked(a, b, "*", "_mul")
-        if e.op in ("+", "-") and not (_small_literal(e.left) or _small_literal(e.right)):
+        if e.op in ("+", "-") and not (self.bounded(e.left, scope) or self.bounded(e.right, scope)):
             return self.checked(a, b, e.op, "_add" if e.op == "+" else "_sub")
         return f"({a} {e.op} {b})"
 
@@ -477,6 +479,27 @@ class Exprs(Visitor):
                 flat = self.flat(decl, e.indices[: len(keys)], scope)
                 return f"st.g[{self.sym.slot_of(e.obj.name)}][{flat}]{item}"
         return f"{self.read(e.obj, scope)}[{self.x(e.indices[0], scope)}]"
+
+    def bounded(self, e, scope: Scope) -> bool:
+        """Is the size of `e` bounded by the rules' text alone: a small number (`small`), or
+        sums, differences and products of such numbers (at most 16 bits per number in it)?
+        A product of two such is not checked, nor a sum with one: repeating it in a loop
+        grows a number by a bounded amount each time, never doubles it."""
+        if isinstance(e, ast.BinOp) and e.op in ("+", "-", "*"):
+            return self.bounded(e.left, scope) and self.bounded(e.right, scope)
+        return self.small(e, scope)
+
+    def small(self, e, scope: Scope) -> bool:
+        """Is `e` certainly a number of at most 16 bits? A literal (or its negation), or a
+        local of the procedure that only ever holds such numbers or lists of them
+        (`small_names`), or an item of such a list."""
+        if isinstance(e, ast.UnaryOp) and e.op == "-":
+            return self.small(e.operand, scope)
+        if isinstance(e, ast.IndexGet) and len(e.indices) == 1:
+            e = e.obj
+        if isinstance(e, ast.NameRef):
+            return e.name in self.small_names and scope.where.get(e.name, "").startswith("L[")
+        return _small_literal(e)
 
     def read(self, e, scope: Scope) -> str:
         """Python source for a list that is only read where it stands (indexed, measured,

@@ -129,7 +129,9 @@ class Lowerer(Visitor):
         span = self.program_span()
         setup = self.program.one(ast.Setup)
         rnd = self.program.one(ast.Round)
-        self.changed = _changed_in_place([x for x in (setup, rnd) if x is not None])
+        bodies = [x for x in (setup, rnd) if x is not None]
+        self.changed = _changed_in_place(bodies)
+        self.ex.small_names = self._small_locals(bodies, ())
         self.site_base = "setup"
         if setup is not None:
             self.block(setup.body, b, scope)
@@ -163,6 +165,7 @@ class Lowerer(Visitor):
             proc = attrs.evolve(proc, params=(), body=ast.Block((asked,), span=proc.body.span))
         scope = Scope(context + given + tuple(p.name for p in proc.params))
         self.changed = _changed_in_place(proc.body)
+        self.ex.small_names = self._small_locals(proc.body, scope.names)
         b = _Builder()
         name = ast.rule_label(proc.name, depth)
         self.current_proc = name
@@ -182,6 +185,7 @@ class Lowerer(Visitor):
         return moment.params if isinstance(moment, ast.Moment) else ()
 
     def _done(self, b: _Builder, name, kind, cite, span, scope: Scope) -> ProcIR:
+        self.ex.small_names = frozenset()  # they were this procedure's
         return ProcIR(
             name,
             kind,
@@ -212,6 +216,31 @@ class Lowerer(Visitor):
             rules = () if b.simultaneous else self._watching(stmt)
             if rules:
                 self._standing(b, rules, scope, stmt.span)
+
+    def _small_locals(self, body, params) -> frozenset[str]:
+        """The locals of a procedure that only ever hold numbers of at most 16 bits, or lists
+        of them (`Exprs.small`): each is bound only by `for` loops over such a list written
+        out or a `param` that is one, and no other statement names it."""
+        loops: dict[str, bool] = {}
+        named: set[str] = set(params)
+        for node in ast.walk(body):
+            if isinstance(node, ast.For):
+                loops[node.name] = loops.get(node.name, True) and self._small_list(node.iter)
+            elif isinstance(node, ast.Statement):
+                name = getattr(node, "name", None)
+                if isinstance(name, str):
+                    named.add(name)
+                named.update(t.name for t in ast.children_of(node) if isinstance(t, ast.Target))
+            elif isinstance(node, ast.MatchArm):
+                named.update(node.binds)
+        return frozenset(name for name, small in loops.items() if small and name not in named)
+
+    def _small_list(self, e) -> bool:
+        if isinstance(e, ast.ListLit):
+            return all(_small_value(_literal(item)) for item in e.items)
+        if isinstance(e, ast.NameRef) and self.ex.sym.kind.get(e.name) == "param":
+            return _small_value(self.ex.sym.params[e.name])
+        return False
 
     def item(self, s: ast.For, scope: Scope, source: str) -> str:
         """Python for the item `source` of a `for` loop's list, as its variable holds it: the
@@ -1108,6 +1137,25 @@ def _native_ok(s: ast.Statement, loops: int = 0) -> bool:
         return loops > 0
     inner = loops + 1 if isinstance(s, _LOOPS) else loops
     return all(_native_ok(x, inner) for block in ast.blocks_of(s) for x in block.stmts)
+
+
+def _literal(e):
+    """The value of a number or a list of numbers written out, else None."""
+    if isinstance(e, ast.IntLit):
+        return e.value
+    if isinstance(e, ast.UnaryOp) and e.op == "-" and isinstance(e.operand, ast.IntLit):
+        return -e.operand.value
+    if isinstance(e, ast.ListLit):
+        items = [_literal(item) for item in e.items]
+        return None if any(item is None for item in items) else items
+    return None
+
+
+def _small_value(value) -> bool:
+    """A number of at most 16 bits, or a list (at any depth) of only such numbers."""
+    if isinstance(value, (list, tuple)):
+        return all(_small_value(item) for item in value)
+    return type(value) is int and abs(value) < 1 << 16
 
 
 def _changed_in_place(body) -> frozenset[str]:

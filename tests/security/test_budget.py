@@ -49,6 +49,7 @@ CASES = {
     "while": ("", "  while x > 0 max 1000000000 { x += 1 }", "K421"),
     "doubling a number": ("", "  repeat 5000 { x = x + x }", "K423"),
     "tripling by a literal": ("", "  repeat 5000 { x = x * 3 }", "K423"),
+    "tripling by a small local": ("", "  for k in [3] { repeat 5000 { x = x * k } }", "K423"),
     "taking away the negative": ("", "  repeat 5000 { x = x - (0 - x) }", "K423"),
     "for in for": ("", "  xs = range(0, 5000)\n  for a in xs { for b in xs { x += 1 } }", "K421"),
 }
