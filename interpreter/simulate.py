@@ -17,10 +17,12 @@ import attrs
 from joblib import Parallel, delayed
 
 from dsl.errors import KnapperError
-from interpreter.agents import RandomAgent, play_out
+from interpreter.agents import Seating, play_out
 from interpreter.api import load, new_game
 from interpreter.cluster import CLUSTERS, connected
 from interpreter.core.budget import Budget
+
+RANDOM = Seating()  # every seat random: one agent seeded with the game's seed
 
 
 @attrs.frozen
@@ -47,6 +49,7 @@ class Summary:
     rounds_sd: float
     decisions_per_second: float
     seconds: float
+    agents: tuple[str, ...] = ()  # each seat's agent (`Seating.describe`)
 
     def to_json(self) -> dict:
         data = attrs.asdict(self)
@@ -62,11 +65,13 @@ def play_one(
     save_final: str | None = None,
     trace: bool = False,
     budget: Budget | None = None,
+    seating: Seating = RANDOM,
 ) -> GameResult:
     """One seeded game; with `save_final`, its end state is written as a save file in that
     folder, named `<ruleset>-<players>p-seed<seed>.json`; with `trace`, the result holds the
     game's trace (and an error raised by the game holds the trace up to it, as `.trace`).
-    `budget`: the work budget of the rules (`new_game`)."""
+    `budget`: the work budget of the rules (`new_game`); `seating`: who plays each seat
+    (interpreter/agents: random by default)."""
     game = load(name)
     start = time.perf_counter()
     lines: list[bytes] = []
@@ -75,14 +80,16 @@ def play_one(
             from interpreter.trace import play_traced, start_traced
 
             state, recorder = start_traced(game, players, seed, lines.append, budget=budget)
-            play_traced(state, recorder, RandomAgent(seed), check_invariants=check_invariants)
+            agents = seating.agents(players, seed)
+            play_traced(state, recorder, agents, check_invariants=check_invariants)
         else:
             state = new_game(game, players=players, seed=seed, budget=budget)
-            play_out(state, RandomAgent(seed), check_invariants=check_invariants)
+            play_out(state, seating.agents(players, seed), check_invariants=check_invariants)
     except KnapperError as err:
         replay = f"knapper simulate {name} -n 1 --seed {seed} --players {players}"
         if budget is not None:
             replay += f" --max-steps {budget.steps} --max-items {budget.elements}"
+        replay += seating.options()
         first = attrs.evolve(err.diagnostics[0], hint=f"in the game with seed {seed}; {replay}")
         again = type(err)([first] + err.diagnostics[1:], err.sources)
         if trace:
@@ -109,8 +116,14 @@ def play_one(
     return result
 
 
-def _batch(name, players, seeds, check_invariants, save_final=None, trace=False, budget=None):
-    return [play_one(name, players, s, check_invariants, save_final, trace, budget) for s in seeds]
+def _batch(
+    name, players, seeds, check_invariants, save_final=None, trace=False, budget=None, seating=None
+):
+    seating = seating or RANDOM
+    return [
+        play_one(name, players, s, check_invariants, save_final, trace, budget, seating)
+        for s in seeds
+    ]
 
 
 def simulate(
@@ -126,14 +139,17 @@ def simulate(
     trace: Callable[[bytes], object] | None = None,
     budget: Budget | None = None,
     address: str | None = None,
+    seating: Seating = RANDOM,
 ) -> tuple[Summary, list[GameResult]]:
     """With `trace`, each game's trace is passed to it, in the order of seeds, as soon as
     the game (or its batch) is done, and is not kept in the results. `budget`: the work
     budget of every game's rules (`new_game`). `backend` "dask" or "ray" runs the games on
     that cluster (interpreter/cluster.py), at `address` (a local one when None), `jobs`
-    tasks at a time (every worker when `jobs` is 1)."""
+    tasks at a time (every worker when `jobs` is 1). `seating`: who plays each seat
+    (interpreter/agents: random by default)."""
     game = load(name)
     n = players if players is not None else game.players[0]
+    seating.describe(n)  # wrong agents or budgets are an error before any game
     seeds = list(range(seed, seed + games))
     start = time.perf_counter()
     results: list[GameResult] = []
@@ -150,7 +166,7 @@ def simulate(
     if jobs == 1 and not on_cluster:
         for batch in _batches(seeds, 1):
             for s in batch:  # one at a time, so a game that fails comes after those before
-                keep([play_one(name, n, s, check_invariants, save_final, tracing, budget)])
+                keep([play_one(name, n, s, check_invariants, save_final, tracing, budget, seating)])
             if progress:
                 progress(len(batch))
     else:
@@ -168,7 +184,7 @@ def simulate(
                 return_as="list" if backend == "ray" else "generator",
             )
             work = (
-                delayed(_batch)(name, n, b, check_invariants, save_final, tracing, budget)
+                delayed(_batch)(name, n, b, check_invariants, save_final, tracing, budget, seating)
                 for b in _batches(seeds, tasks)
             )
             for done in runner(work):
@@ -176,7 +192,8 @@ def simulate(
                 if progress:
                     progress(len(done))
     elapsed = time.perf_counter() - start
-    return summarise(game.name, n, results, elapsed), results
+    summary = summarise(game.name, n, results, elapsed)
+    return attrs.evolve(summary, agents=seating.describe(n)), results
 
 
 def _batches(seeds: list[int], slots: int) -> list[list[int]]:

@@ -178,15 +178,17 @@ def start_traced(
 def play_traced(
     state: State,
     recorder: Recorder,
-    agent: Callable[[State, Any], Any],
+    agents: list | Callable[[State, Any], Any],
     check_invariants: bool = False,
 ) -> State:
-    """`agents.play_out`, written step by step to the recorder."""
+    """`agents.play_out`, written step by step to the recorder (`agents`: one agent, or
+    one per seat)."""
     from dsl.errors import RulesetRuntimeError
 
     try:
         recorder.sync()
         while (decision := state.decision()) is not None:
+            agent = agents[decision.player] if isinstance(agents, list) else agents
             state.apply(agent(state, decision))
             recorder.sync()
             if check_invariants:

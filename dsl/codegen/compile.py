@@ -222,7 +222,8 @@ class Compiler:
             InvariantInfo(inv.name, inv.cite, inv.span, self.lam(x(inv.value, Scope())))
             for inv in self.program.get(ast.Invariant)
         )
-        # what a finished game says of each player, by kind: score, role, result
+        # what a finished game says of each player, by kind: score, role, result; and the
+        # heuristic, how each stands in any position
         outcomes = {
             d.kind: self.lam(x(d.value, Scope((d.param,)))) for d in self.program.get(ast.Outcome)
         }
@@ -258,6 +259,7 @@ class Compiler:
             score=score,
             role=outcomes.get("role"),
             result=outcomes.get("result"),
+            heuristic=outcomes.get("heuristic"),
             notes=notes,
             params=dict(sym.params),
             fingerprint=fingerprint(self.program),

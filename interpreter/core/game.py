@@ -181,6 +181,8 @@ class Game:
     options: tuple = attrs.field(default=(), eq=False, repr=False)  # `_offers`' table
     role: Callable | None = attrs.field(default=None, eq=False, repr=False)
     result: Callable | None = attrs.field(default=None, eq=False, repr=False)
+    # how well each player stands in any position, for agents that search (`heuristic(p)`)
+    heuristic: Callable | None = attrs.field(default=None, eq=False, repr=False)
     deferred: dict[int, tuple[tuple[int, int], ...]] = attrs.field(
         factory=dict, eq=False, repr=False
     )

@@ -396,18 +396,30 @@ class State:
             }
         return out
 
+    def standing(self) -> list[int] | None:
+        """How well each player stands now, finished or not, for agents that search: the
+        ruleset's `heuristic(p)` where it declares one, else its `score(p)`; None where it
+        declares neither."""
+        game = self.game
+        if game.heuristic is not None:
+            return self._per_player("heuristic", game.heuristic)
+        if game.score is not None:
+            return self._per_player("score", game.score)
+        return None
+
     def _per_player(self, kind: str, fn: Any) -> list:
-        """The `score(p)`, `role(p)` or `result(p)` of every player."""
+        """The `score(p)`, `role(p)`, `result(p)` or `heuristic(p)` of every player."""
         where = self.game.span_of(f"{kind}()")
         return [
             _rules_code(self, f"the {kind}", where, lambda p=p: fn(self, [p]))
             for p in range(self.n)
         ]
 
-    def clone(self) -> State:
+    def clone(self, history: bool = True) -> State:
         """An independent copy: nothing the original does later changes it, nor the reverse.
         The pending options are copied too (they can be a list the original's variables
-        hold, which its next move changes)."""
+        hold, which its next move changes). With `history=False` the copy keeps no trace
+        and no record of the options taken before (a copy to search, not to save)."""
         other = State.__new__(State)
         other.game = self.game
         other.n = self.n
@@ -425,15 +437,16 @@ class State:
         other.winners = None if self.winners is None else list(self.winners)
         other.decisions = self.decisions
         other.rounds = self.rounds
-        other.trace = None if self.trace is None else list(self.trace)
+        other.trace = None if self.trace is None or not history else list(self.trace)
         other.bound = self.bound
         other.budget = self.budget
         other.left = self.left
         other.room = self.room
         other.seed = self.seed
         other.dealt = self.dealt
-        other.taken = copy_deep(self.taken)
-        other.origin = self.origin  # never changed, only cloned (`_go_back`)
+        other.taken = copy_deep(self.taken) if history else []
+        # never changed, only cloned (`_go_back`)
+        other.origin = self.origin if history else None
         other.memo = NO_MEMO
         return other
 

@@ -292,6 +292,53 @@ def _program_or_exit(name: str):
     return program
 
 
+def seating_options(flag: str, what: str):
+    """`flag` (`--agents` or `--opponents`), `--budget` and `--depth`: who plays the seats,
+    passed to the command as `seating` (interpreter/agents `Seating`)."""
+    from interpreter.agents import AGENTS
+
+    def decorate(command):
+        def with_seating(*args, agent_names, search_budget, depth, **kwargs):
+            from interpreter.agents import Seating
+
+            names = tuple(agent_names.split(",")) if agent_names else ("random",)
+            budgets = tuple(search_budget.split(",")) if search_budget else ()
+            return command(*args, seating=Seating(names, budgets, depth), **kwargs)
+
+        with_seating = functools.update_wrapper(with_seating, command)
+        for option in (
+            click.option(
+                "--depth",
+                type=int,
+                default=None,
+                metavar="N",
+                help="At most N decisions per playout of a searching agent, then the "
+                "position is judged by the ruleset's heuristic or score (default: play to "
+                "the end).",
+            ),
+            click.option(
+                "--budget",
+                "search_budget",
+                default=None,
+                metavar="B",
+                help="Each searching agent's budget per decision: playouts (200, the "
+                "default) or CPU seconds (0.5s); one, or one per seat, comma-separated.",
+            ),
+            click.option(
+                flag,
+                "agent_names",
+                default=None,
+                metavar="NAMES",
+                help=f"{what}: {', '.join(AGENTS)}; one for every seat or one per seat, "
+                "comma-separated (default: random; docs/agents.md).",
+            ),
+        ):
+            with_seating = option(with_seating)
+        return with_seating
+
+    return decorate
+
+
 def budget_options(command):
     """`--max-steps` and `--max-items`: the work budget of the rules between two decisions
     (interpreter/core/budget.py), passed to the command as `budget` (None: the defaults)."""
@@ -366,6 +413,7 @@ def budget_options(command):
     default=None,
     help="Write every step of every game to this file as JSON lines.",
 )
+@seating_options("--agents", "Who plays each seat")
 @budget_options
 def simulate(
     ruleset,
@@ -381,8 +429,9 @@ def simulate(
     save_final,
     trace_file,
     budget,
+    seating,
 ) -> None:
-    """Play -n seeded random games of RULESET and summarise the results."""
+    """Play -n seeded games of RULESET (random agents, or --agents) and summarise them."""
     from interpreter.api import load
     from interpreter.simulate import simulate as run
 
@@ -391,7 +440,8 @@ def simulate(
     if address is not None and backend != "ray":
         raise click.UsageError("--address is the address of a Ray cluster: add --backend ray")
 
-    load(ruleset)  # report compile errors before starting workers
+    game = load(ruleset)  # report compile errors before starting workers
+    seating.describe(players if players is not None else game.players[0])  # and wrong agents
     if seed is None:
         import secrets
 
@@ -414,6 +464,7 @@ def simulate(
             save_final,
             out,
             budget,
+            seating,
         )
     except KnapperError as err:
         if out is not None and getattr(err, "trace", None):
@@ -449,6 +500,7 @@ def _simulate_with_progress(
     save_final,
     out,
     budget,
+    seating,
 ):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -476,6 +528,7 @@ def _simulate_with_progress(
             save_final=save_final,
             trace=out.write if out is not None else None,
             budget=budget,
+            seating=seating,
         )
     return summary
 
@@ -521,12 +574,18 @@ def _print_summary(summary) -> None:
     console.print(f"{literal(summary.ruleset)}: {summary.games} games, {summary.players} players")
     table = Table()
     table.add_column("seat")
+    agents = summary.agents or ("random",) * summary.players
+    table.add_column("agent")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
     for seat, wins in enumerate(summary.wins, start=1):
-        table.add_row(f"P{seat}", str(wins), f"{wins / max(1, summary.games):.1%}")
+        rate = f"{wins / max(1, summary.games):.1%}"
+        table.add_row(f"P{seat}", literal(agents[seat - 1]), str(wins), rate)
     table.add_row(
-        "no winner", str(summary.no_winner), f"{summary.no_winner / max(1, summary.games):.1%}"
+        "no winner",
+        "",
+        str(summary.no_winner),
+        f"{summary.no_winner / max(1, summary.games):.1%}",
     )
     console.print(table)
     console.print(
@@ -567,9 +626,11 @@ def _print_summary(summary) -> None:
     default=None,
     help="Write every step of the game to this file as JSON lines.",
 )
+@seating_options("--opponents", "Who plays the seats not at the terminal")
 @budget_options
-def play(ruleset, players, seats, seat, seed, saved, trace_file, budget) -> None:
-    """Play RULESET at the terminal, at one seat or several, against random agents."""
+def play(ruleset, players, seats, seat, seed, saved, trace_file, budget, seating) -> None:
+    """Play RULESET at the terminal, at one seat or several, against random agents or
+    --opponents."""
     import secrets
 
     from interpreter.frontends.play import play_terminal
@@ -579,7 +640,9 @@ def play(ruleset, players, seats, seat, seed, saved, trace_file, budget) -> None
     chosen = _seats(seats if seats is not None else str(seat or 1))
     if seed is None:
         seed = secrets.randbits(64)
-    play_terminal(ruleset, players, chosen, seed, saved, trace=trace_file, budget=budget)
+    play_terminal(
+        ruleset, players, chosen, seed, saved, trace=trace_file, budget=budget, seating=seating
+    )
 
 
 def _seats(text: str) -> tuple[int, ...]:

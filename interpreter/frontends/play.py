@@ -1,4 +1,5 @@
-"""`knapper play`: people at the terminal, at one seat or several, against random agents.
+"""`knapper play`: people at the terminal, at one seat or several, against agents (random,
+or those `--opponents` names).
 
 Each decision of a person's seat shows a screen, not a dump: the first time, what the seat
 may see (entries that hold something); after that, only what changed in the seat's view
@@ -17,7 +18,7 @@ import click
 
 from dsl.errors import KnapperError
 from dsl.syntax.fmt import cite
-from interpreter.agents import RandomAgent
+from interpreter.agents import Seating
 from interpreter.api import load, new_game
 from interpreter.core.budget import Budget
 from interpreter.core.game import plain_text
@@ -38,10 +39,14 @@ def play_terminal(
     saved: str | None = None,
     trace: str | None = None,
     budget: Budget | None = None,
+    seating: Seating | None = None,
 ) -> None:
+    """`seating`: the agents of the seats no person takes (default: random)."""
     game = load(ruleset)
+    seating = seating or Seating()
+    seating.describe(players if players is not None else game.players[0])  # an error first
     if trace is None:
-        _play(game, players, seats, seed, saved, None, budget)
+        _play(game, players, seats, seed, saved, None, budget, seating)
         return
     try:
         out = open(trace, "wb")  # noqa: SIM115 - closed below
@@ -53,10 +58,10 @@ def play_terminal(
             out.write(line)
             out.flush()  # the trace is complete up to the last step, even if play is killed
 
-        _play(game, players, seats, seed, saved, write, budget)
+        _play(game, players, seats, seed, saved, write, budget, seating)
 
 
-def _play(game, players, seats, seed, saved, write, budget) -> None:
+def _play(game, players, seats, seed, saved, write, budget, seating) -> None:
     from interpreter.trace import Recorder, start_traced
 
     recorder = None
@@ -86,7 +91,7 @@ def _play(game, players, seats, seed, saved, write, budget) -> None:
     )
     table = _Table(state, people, recorder)
     try:
-        finished = table.loop(RandomAgent(seed))
+        finished = table.loop(seating.agents(state.n, seed))
     except KnapperError as err:
         if recorder is not None:
             recorder.fail(err)
@@ -117,13 +122,15 @@ class _Table:
         self.shown: dict[int, list[tuple[str, str]]] = {}
         self.last: int | None = None  # the seat that decided last at the terminal
 
-    def loop(self, agent) -> bool:
-        """Decisions until the game is over (True) or the person quits (False)."""
+    def loop(self, agents) -> bool:
+        """Decisions until the game is over (True) or the person quits (False). `agents`:
+        one for every seat no person takes, or one per seat."""
         state = self.state
         while (decision := state.decision()) is not None:
             self.events()
             site = state.game.sites[decision.site]
             if decision.player not in self.people:
+                agent = agents[decision.player] if isinstance(agents, list) else agents
                 state.apply(agent(state, decision))
                 continue
             if not self.ask(decision, site):

@@ -461,8 +461,8 @@ class TypeChecker(Calls, Visitor):
     @on(ast.Outcome)
     def d_Outcome(self, d: ast.Outcome):
         t = self.expr(d.value, {d.param: PLAYER})
-        if d.kind == "score":
-            self.expect(t, INT, d.value.span, "a score")
+        if d.kind in ("score", "heuristic"):
+            self.expect(t, INT, d.value.span, f"a {d.kind}")
         elif not (isinstance(t, Named) and t.kind in ("enum", "record")) and t not in (ANY, NONE):
             self.error(
                 "K204",
