@@ -53,6 +53,26 @@ def test_simulate_json_reports_wins_length_and_speed():
     assert data["decisions_mean"] > 0 and data["decisions_per_second"] > 0
 
 
+def test_simulate_seats_the_named_agents_the_same_in_parallel():
+    args = ("simulate", "tic-tac-toe", "-n", "12", "--seed", "3", "--json")
+    seats = ("--agents", "ismcts,random", "--budget", "150")
+    one = orjson.loads(run(*args, *seats).output)
+    two = orjson.loads(run(*args, *seats, "--jobs", "2").output)
+    assert one["agents"] == ["ismcts:150", "random"]
+    assert one["wins"][1] == 0 and one["wins"] == two["wins"]
+    plain = orjson.loads(run(*args).output)
+    assert plain["agents"] == ["random", "random"]
+    assert orjson.loads(run(*args, "--agents", "random").output)["wins"] == plain["wins"]
+
+
+@pytest.mark.parametrize(
+    "option", [("--agents", "wise"), ("--budget", "lots"), ("--agents", "ismcts", "--depth", "0")]
+)
+def test_wrong_agents_are_a_diagnostic(option):
+    out = run("simulate", "pig", "-n", "2", *option)
+    assert out.exit_code == 1 and "K513" in out.output and "Traceback" not in out.output
+
+
 def test_simulate_is_the_same_in_parallel():
     one = orjson.loads(run("simulate", "pig", "-n", "40", "--seed", "0", "--json").output)
     two = orjson.loads(
@@ -72,6 +92,14 @@ def test_play_at_the_terminal():
     assert out.exit_code == 0
     assert "place your mark (§rules)" in out.output
     assert "game over" in out.output
+
+
+def test_play_against_a_searching_opponent():
+    # always the first free cell: a line an opponent that searches blocks
+    args = ("play", "tic-tac-toe", "--seed", "4", "--opponents", "ismcts", "--budget", "300")
+    out = run(*args, input="1\n" * 5)
+    assert out.exit_code == 0 and "game over" in out.output
+    assert "winner(s) P1" not in out.output
 
 
 def test_play_aurignac_as_mother_nature_through_a_whole_game():
