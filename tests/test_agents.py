@@ -163,7 +163,9 @@ def test_a_budget_of_seconds_plays_at_least_once():
 
 def test_a_declared_heuristic_is_how_players_stand_before_the_score(guess):
     assert new_game(guess, seed=1).standing() == [2, 2]  # the score: cards in hand
-    with_heuristic = compile_text(GUESS + "heuristic(p) = 10 * len(hand[p]) + len(deck)\n", "h.knap")
+    with_heuristic = compile_text(
+        GUESS + "heuristic(p) = 10 * len(hand[p]) + len(deck)\n", "h.knap"
+    )
     assert new_game(with_heuristic, seed=1).standing() == [22, 22]
 
 
