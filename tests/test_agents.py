@@ -173,3 +173,25 @@ def test_a_heuristic_is_an_int():
     with pytest.raises(KnapperError) as err:
         compile_text(GUESS + "heuristic(p) = len(hand[p]) > 1\n", "h.knap")
     assert "a heuristic" in str(err.value)
+
+
+@pytest.mark.parametrize("module", ["ismcts", "flatmc"])
+def test_a_playout_the_rules_fail_in_is_dropped_and_counted(module, monkeypatch):
+    import importlib
+
+    from dsl.errors import RulesetRuntimeError, Span, diag
+
+    searched = importlib.import_module(f"interpreter.agents.{module}")
+    real, calls = searched.rollout, [0]
+
+    def failing_every_other(state, rng, limit):
+        calls[0] += 1
+        if calls[0] % 2:
+            raise RulesetRuntimeError([diag("K402", "no options", Span("x", 0, 0, 0, 0))])
+        real(state, rng, limit)
+
+    monkeypatch.setattr(searched, "rollout", failing_every_other)
+    state = new_game(load("tic-tac-toe"), seed=0)
+    agent = Seating((module, "random"), ("20",)).agents(2, 0)[0]
+    assert agent(state, state.decision()) in state.decision().options
+    assert agent.dropped == calls[0] // 2 + calls[0] % 2 > 0

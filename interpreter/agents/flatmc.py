@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from dsl.errors import KnapperError
 from interpreter.agents.sample import sample
 from interpreter.agents.search import SearchBudget, rollout
 from interpreter.agents.value import values
@@ -24,6 +25,7 @@ class FlatMonteCarloAgent:
         self.rng = random.Random(seed)
         self.budget = budget or SearchBudget()
         self.depth = depth
+        self.dropped = 0  # playouts the rules failed in (interpreter/agents/search.py)
 
     def __call__(self, state: State, decision: Decision) -> Any:
         options = decision.options
@@ -39,10 +41,14 @@ class FlatMonteCarloAgent:
         i = 0
         while more():
             copy = sample(state, seat, self.rng)
-            copy.apply(options[i])
-            rollout(copy, self.rng, self.depth)
-            totals[i] += values(copy)[seat]
-            counts[i] += 1
+            try:
+                copy.apply(options[i])
+                rollout(copy, self.rng, self.depth)
+            except KnapperError:
+                self.dropped += 1  # the rules refused this sample: it counts for nothing
+            else:
+                totals[i] += values(copy)[seat]
+                counts[i] += 1
             i = (i + 1) % len(options)
         means = [t / c if c else -1.0 for t, c in zip(totals, counts)]
         return options[means.index(max(means))]

@@ -20,6 +20,7 @@ import math
 import random
 from typing import Any
 
+from dsl.errors import KnapperError
 from interpreter.agents.sample import sample
 from interpreter.agents.search import SearchBudget, key, rollout
 from interpreter.agents.value import values
@@ -49,6 +50,7 @@ class ISMCTSAgent:
         self.budget = budget or SearchBudget()
         self.depth = depth
         self.c = exploration
+        self.dropped = 0  # playouts the rules failed in (interpreter/agents/search.py)
 
     def __call__(self, state: State, decision: Decision) -> Any:
         options = decision.options
@@ -58,7 +60,10 @@ class ISMCTSAgent:
         root = _Node(seat)
         more = self.budget.counter()
         while more():
-            self._playout(state, seat, root)
+            try:
+                self._playout(state, seat, root)
+            except KnapperError:
+                self.dropped += 1  # the rules refused this sample: it counts for nothing
         keys = [key(o) for o in options]
         visits = [root.children[k].visits if k in root.children else -1 for k in keys]
         return options[visits.index(max(visits))]
@@ -95,4 +100,6 @@ class ISMCTSAgent:
             visited.total += worth[visited.who]
 
     def _bound(self, node: _Node) -> float:
+        if node.visits == 0:  # added by a playout that failed
+            return math.inf
         return node.total / node.visits + self.c * math.sqrt(math.log(node.available) / node.visits)

@@ -3,6 +3,12 @@
 A budget is a number of playouts (`200`) or of CPU seconds per decision (`0.5s`). A budget
 of playouts is reproducible: the same seed gives the same choices on every machine; one of
 seconds gives as many playouts as the time allows, so its choices depend on the machine.
+
+A playout in which the rules fail (a K4xx error) is dropped and counted in the agent's
+`dropped`: the copy it played was dealt by the agent (interpreter/agents/sample.py), and a
+deal that looks the same to the seat may still break what the rules take for granted
+elsewhere (where a kind of card can be). Such a deal teaches nothing about the game; an
+error of the real game shows when the chosen option is applied to it.
 """
 
 from __future__ import annotations
