@@ -3,7 +3,7 @@
 A `fn` reads the state and its arguments and changes nothing (the checker refuses dice in
 one, K218), so two calls with the same arguments give the same value until a statement
 writes what the `fn` reads. A big ruleset asks the same question many times between two
-decisions (who hunts on a card, what a daughter grants), so the generated code remembers:
+decisions (who stands on a place, what a row grants), so the generated code remembers:
 
 - a remembered `fn` looks its arguments up in `st.memo` first, and stores what it works out
   there (`wrap`);

@@ -104,6 +104,7 @@ class Seating:
         from interpreter.agents.greedy import GreedyAgent
         from interpreter.agents.ismcts import ISMCTSAgent
 
+        searchers = {"greedy": GreedyAgent, "flatmc": FlatMonteCarloAgent, "ismcts": ISMCTSAgent}
         names, budgets = self._spread(players)
         if self.is_random:
             return RandomAgent(seed)
@@ -112,12 +113,8 @@ class Seating:
             own = f"{seed}:{p}"
             if name == "random":
                 out.append(RandomAgent(own))
-            elif name == "greedy":
-                out.append(GreedyAgent(own, (budget.playouts or 1) if budget is not None else 1))
-            elif name == "flatmc":
-                out.append(FlatMonteCarloAgent(own, budget, self.depth))
             else:
-                out.append(ISMCTSAgent(own, budget, self.depth))
+                out.append(searchers[name](own, budget, self.depth))
         return out
 
 

@@ -10,27 +10,18 @@ the earlier option.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from dsl.errors import KnapperError
 from interpreter.agents.sample import sample
-from interpreter.agents.search import SearchBudget, rollout
+from interpreter.agents.search import SearchBudget, Searcher, rollout
 from interpreter.agents.value import values
 from interpreter.core.state import Decision, State
 
 
-class FlatMonteCarloAgent:
-    def __init__(self, seed: Any = 0, budget: SearchBudget | None = None, depth: int | None = None):
-        self.rng = random.Random(seed)
-        self.budget = budget or SearchBudget()
-        self.depth = depth
-        self.dropped = 0  # playouts the rules failed in (interpreter/agents/search.py)
-
-    def __call__(self, state: State, decision: Decision) -> Any:
+class FlatMonteCarloAgent(Searcher):
+    def choose(self, state: State, decision: Decision) -> Any:
         options = decision.options
-        if len(options) == 1:
-            return options[0]
         seat = decision.player
         totals = [0.0] * len(options)
         counts = [0] * len(options)

@@ -10,31 +10,29 @@ broken at random. It never looks further than the option's own consequences.
 from __future__ import annotations
 
 import math
-import random
 from typing import Any
 
 from dsl.errors import KnapperError
 from interpreter.agents.sample import sample
+from interpreter.agents.search import SearchBudget, Searcher
 from interpreter.agents.value import margin
 from interpreter.core.state import Decision, State
 
 
-class GreedyAgent:
-    def __init__(self, seed: Any = 0, samples: int = 1):
-        self.rng = random.Random(seed)
-        self.samples = max(1, samples)
-        self.dropped = 0  # samples the rules failed in (interpreter/agents/search.py)
+class GreedyAgent(Searcher):
+    """Its budget's playouts are copies per option (1 for a budget of seconds)."""
 
-    def __call__(self, state: State, decision: Decision) -> Any:
+    default = SearchBudget(1)
+
+    def choose(self, state: State, decision: Decision) -> Any:
         options = decision.options
-        if len(options) == 1:
-            return options[0]
         seat = decision.player
+        samples = self.budget.playouts or 1
         best: list[int] = []
         top = None
         for i, option in enumerate(options):
             total, counted = 0.0, 0
-            for _ in range(self.samples):
+            for _ in range(samples):
                 copy = sample(state, seat, self.rng)
                 try:
                     copy.apply(option)

@@ -17,12 +17,11 @@ The agent answers with the root's most visited option (ties to the earlier one).
 from __future__ import annotations
 
 import math
-import random
 from typing import Any
 
 from dsl.errors import KnapperError
 from interpreter.agents.sample import sample
-from interpreter.agents.search import SearchBudget, key, rollout
+from interpreter.agents.search import Searcher, key, rollout
 from interpreter.agents.value import values
 from interpreter.core.state import Decision, State
 
@@ -38,24 +37,11 @@ class _Node:
         self.children: dict[Any, _Node] = {}
 
 
-class ISMCTSAgent:
-    def __init__(
-        self,
-        seed: Any = 0,
-        budget: SearchBudget | None = None,
-        depth: int | None = None,
-        exploration: float = 0.7,
-    ):
-        self.rng = random.Random(seed)
-        self.budget = budget or SearchBudget()
-        self.depth = depth
-        self.c = exploration
-        self.dropped = 0  # playouts the rules failed in (interpreter/agents/search.py)
+class ISMCTSAgent(Searcher):
+    c = 0.7  # the exploration constant of the bound (values lie in 0..1)
 
-    def __call__(self, state: State, decision: Decision) -> Any:
+    def choose(self, state: State, decision: Decision) -> Any:
         options = decision.options
-        if len(options) == 1:
-            return options[0]
         seat = decision.player
         root = _Node(seat)
         more = self.budget.counter()

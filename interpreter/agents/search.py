@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import attrs
 
 from dsl.errors import KnapperError, Span, diag
-from interpreter.core.state import State
+from interpreter.core.state import Decision, State
 
 
 @attrs.frozen
@@ -67,6 +68,29 @@ class SearchBudget:
 
     def __str__(self) -> str:
         return f"{self.seconds}s" if self.seconds is not None else str(self.playouts)
+
+
+class Searcher:
+    """What every searching agent holds: its seeded generator, its budget per decision,
+    the most decisions a playout may take (None: to the end), and how many playouts the
+    rules failed in. A decision with one option is answered without searching; otherwise
+    `choose` (each agent's own) picks."""
+
+    default = SearchBudget()  # without a budget given
+
+    def __init__(self, seed: Any = 0, budget: SearchBudget | None = None, depth: int | None = None):
+        self.rng = random.Random(seed)
+        self.budget = budget or self.default
+        self.depth = depth
+        self.dropped = 0
+
+    def __call__(self, state: State, decision: Decision) -> Any:
+        if len(decision.options) == 1:
+            return decision.options[0]
+        return self.choose(state, decision)
+
+    def choose(self, state: State, decision: Decision) -> Any:
+        raise NotImplementedError
 
 
 def agent_error(message: str, option: str = "--agents") -> KnapperError:
