@@ -188,6 +188,21 @@ def test_the_module_map_names_every_module():
     assert [m for m in modules if m not in page] == []
 
 
+def test_every_package_is_installed():
+    """A package missing from pyproject.toml's list imports from a checkout (the tests run
+    there) but not from an installed Knapper."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(path.parent.relative_to(ROOT).parts)
+        for package in ("dsl", "interpreter")
+        for path in (ROOT / package).rglob("__init__.py")
+    }
+    assert sorted(found - listed) == []
+
+
 # ------------------------------------------------------------------ failing loudly
 @attrs.frozen
 class Mystery(ast.Statement):
