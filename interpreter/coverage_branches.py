@@ -14,6 +14,7 @@ arm around it is reported instead).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -33,11 +34,16 @@ QUIET = (ast.Break, ast.Pass)
 
 class Probe:
     """A copy of the game whose instructions note the lines they run (`ran`: the
-    instructions entered; `spans`: the statements of the lines executed)."""
+    instructions entered; `spans`: the statements of the lines executed; `entered`: the
+    procedures called, for counting the games that call each). Inside
+    `with probe.paused():` nothing is noted: what a searching agent plays on copies of
+    the game while it thinks is not what the game reached."""
 
     def __init__(self, game: Game):
         self.ran: set[tuple[int, int]] = set()
         self.spans: set[Span] = set()
+        self.entered: set[int] = set()  # the procedures called since it was last emptied
+        self._paused = [False]
         codes = [list(proc) for proc in game.code]
         for proc, instructions in enumerate(codes):
             lines = game.procs[proc].line_spans
@@ -51,8 +57,16 @@ class Probe:
     ) -> Callable:
         plain = codes[proc][pc]
         code = getattr(plain, "__code__", None)
+        if pc == 0:  # a call begins here: noted in `entered` for as long as the probe lives
+            first, entered = plain, self.entered
+
+            def plain(st, L):
+                if not paused[0]:
+                    entered.add(proc)
+                return first(st, L)
+
         unseen = set(range(FIRST_LINE, FIRST_LINE + len(at)))
-        ran, spans = self.ran, self.spans
+        ran, spans, paused = self.ran, self.spans, self._paused
 
         def line(frame, event, _arg):
             if event == "line" and frame.f_lineno in unseen:
@@ -64,6 +78,8 @@ class Probe:
             return line if frame.f_code is code else None
 
         def watched(st, L):
+            if paused[0]:
+                return plain(st, L)
             ran.add((proc, pc))
             if code is None or not unseen:
                 codes[proc][pc] = plain  # the engine reads this list: later calls go straight in
@@ -78,6 +94,14 @@ class Probe:
                     codes[proc][pc] = plain
 
         return watched
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        self._paused[0] = True
+        try:
+            yield
+        finally:
+            self._paused[0] = False
 
 
 @attrs.frozen

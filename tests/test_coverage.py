@@ -122,3 +122,42 @@ def test_a_replay_hint_plays_the_copy_that_was_linted(tmp_path):
 
     assert _name(game) == str(copy)
     assert _name(compile_path(rulesets_root() / "classics" / "tic-tac-toe.knap")) == ("tic-tac-toe")
+
+
+LURE = """ruleset "lure"
+players 2
+var total[player]: int = 0
+var turns: int = 0
+proc bust(p: player) §L2 { total[p] -= 100 }
+round max 5 §L1 {
+  for p in players {
+    let c = choose p from ["safe", "risky"] as "how to play"
+    if c == "risky" { bust(p) } else { total[p] += 1 }
+  }
+  turns += 1
+  if turns == 3 { end game winners [p for p in players if total[p] > 0] }
+}
+score(p) = total[p]
+"""
+
+
+def test_what_a_searching_agent_plays_while_it_thinks_is_not_coverage():
+    # greedy tries "risky" on a copy (and so runs `bust`) before it always plays "safe"
+    from interpreter.agents import Seating
+
+    game = compile_text(LURE, "lure.knap")
+    found = dynamic_findings(game, None, 5, 0, Seating(("greedy",)))
+    assert [(d.code, d.cite) for d in found if d.code == "K851"] == [("K851", "L2")]
+    assert "proc 'bust' never ran in 5 games of greedy" in found[0].message
+    assert not [d for d in dynamic_findings(game, None, 5, 0) if d.code == "K851"]
+
+
+def test_games_shared_among_processes_find_what_one_process_does():
+    from interpreter.agents import Seating
+
+    path = rulesets_root() / "classics" / "pig.knap"
+    game = compile_path(path)
+    seating = Seating(("flatmc", "random"), ("3",), depth=10)
+    one = dynamic_findings(game, None, 6, 0, seating)
+    two = dynamic_findings(game, None, 6, 0, seating, jobs=2)
+    assert [d.to_json() for d in two] == [d.to_json() for d in one]

@@ -84,6 +84,21 @@ class Seating:
             )
         return names, budgets
 
+    def turned(self, k: int, players: int) -> Seating:
+        """The same agents moved `k` seats on (seat p gets what seat p - k had), to take the
+        seat's advantage out of the agents' comparison (`knapper balance --rotate`)."""
+        names = [n.strip() for n in self.names]
+        names = names * players if len(names) == 1 else names
+        budgets = list(self.budgets) * players if len(self.budgets) == 1 else list(self.budgets)
+        self._spread(players)  # the same errors as the seating itself
+        if len(set(zip(names, budgets or names))) == 1:
+            return self
+
+        def turn(xs: list[str]) -> tuple[str, ...]:
+            return tuple(xs[(p - k) % players] for p in range(players))
+
+        return attrs.evolve(self, names=turn(names), budgets=turn(budgets) if budgets else ())
+
     def options(self) -> str:
         """The command-line options that seat these agents (none for all random)."""
         if self.is_random:

@@ -6,6 +6,7 @@ with a non-zero exit status, never as a Python traceback.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -502,19 +503,9 @@ def _simulate_with_progress(
     budget,
     seating,
 ):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
     from interpreter.frontends.shown import literal
 
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        transient=True,
-        console=_stderr_console(),
-    ) as bar:
-        task = bar.add_task(f"simulating {literal(ruleset)}", total=games)
+    with games_progress(f"simulating {literal(ruleset)}", games) as advance:
         summary, _ = run(
             ruleset,
             games,
@@ -524,13 +515,31 @@ def _simulate_with_progress(
             check_invariants=check_invariants,
             backend=backend,
             address=address,
-            progress=lambda k: bar.advance(task, k),
+            progress=advance,
             save_final=save_final,
             trace=out.write if out is not None else None,
             budget=budget,
             seating=seating,
         )
     return summary
+
+
+@contextlib.contextmanager
+def games_progress(description: str, total: int):
+    """A progress bar on standard error, gone when done: yields `advance(k)`, to call as
+    each k games are played."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        console=_stderr_console(),
+    ) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda k: bar.advance(task, k)
 
 
 @main.command("export-final")

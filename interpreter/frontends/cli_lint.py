@@ -161,6 +161,7 @@ def render_human(result: LintResult, name: str, shown: Iterable[str] = VIEW) -> 
 
 def register(main: click.Group) -> None:
     """Add this module's commands to the `knapper` group."""
+    from interpreter.frontends.cli import seating_options
 
     @main.command("lint")
     @click.argument("ruleset")
@@ -177,9 +178,13 @@ def register(main: click.Group) -> None:
         type=click.Path(exists=True),
         help="Also the worked examples of these scenario files (or folders of them).",
     )
-    @click.option("--simulate", type=int, default=0, help="Also play N random games.")
+    @click.option(
+        "--simulate", type=int, default=0, help="Also play N games (random, or --agents)."
+    )
     @click.option("--seed", type=int, default=0, help="First seed of the simulated games.")
     @click.option("--players", type=int, default=None, help="Players in simulated games.")
+    @click.option("--jobs", "-j", default=1, show_default=True, help="Worker processes.")
+    @seating_options("--agents", "Who plays each seat of the simulated games")
     def lint_cmd(
         ruleset: str,
         sources: str | None,
@@ -190,12 +195,14 @@ def register(main: click.Group) -> None:
         simulate: int,
         seed: int,
         players: int | None,
+        jobs: int,
+        seating,
     ) -> None:
         """Report a ruleset's findings against its rulebook text: errors, then the book's
         errata in book order, then the readings the ruleset settles."""
         result = lint_ruleset(ruleset, sources, scenarios=[Path(s) for s in scenarios])
         if simulate > 0:
-            result = _with_dynamic(result, ruleset, players, simulate, seed)
+            result = _with_dynamic(result, ruleset, players, simulate, seed, seating, jobs)
         errors = [d for d in result.diagnostics if d.severity == "error"]
         if as_json:
             report = {
@@ -217,15 +224,21 @@ def register(main: click.Group) -> None:
 
 
 def _with_dynamic(
-    result: LintResult, ruleset: str, players: int | None, games: int, seed: int
+    result: LintResult,
+    ruleset: str,
+    players: int | None,
+    games: int,
+    seed: int,
+    seating,
+    jobs: int,
 ) -> LintResult:
-    try:
-        from interpreter.coverage import dynamic_findings  # type: ignore[attr-defined]
-    except ImportError:
-        notice = "--simulate: the dynamic findings (interpreter.coverage) are not available"
-        return attrs.evolve(result, notices=result.notices + [notice])
     from interpreter.api import load
+    from interpreter.coverage import dynamic_findings
+    from interpreter.frontends.cli import games_progress
 
     game = load(ruleset)
-    found = dynamic_findings(game, players or game.players[0], games, seed)
+    n = players or game.players[0]
+    seating.describe(n)  # wrong agents are an error before any game
+    with games_progress(f"playing {games} games", games) as advance:
+        found = dynamic_findings(game, n, games, seed, seating, jobs=jobs, progress=advance)
     return attrs.evolve(result, diagnostics=result.diagnostics + list(found))
