@@ -69,6 +69,22 @@ _locks: dict[str, threading.Lock] = {}  # one per file ever loaded; never remove
 _locks_guard = threading.Lock()  # held only to find or add a file's lock
 
 
+def seat_count(game: Game, players: int | None) -> int:
+    """The number of players a game of `game` has when asked for `players` (None: the
+    fewest it allows); K503 for a number it does not allow."""
+    n = players if players is not None else game.players[0]
+    lo, hi = game.players
+    if not lo <= n <= hi:
+        raise KnapperError(
+            diag(
+                "K503",
+                f"{game.name} is played by {lo if lo == hi else f'{lo} to {hi}'} players, not {n}",
+                Span(game.name, 0, 0, 0, 0),
+            )
+        )
+    return n
+
+
 def new_game(
     game: Game,
     players: int | None = None,
@@ -85,16 +101,7 @@ def new_game(
     Without a `seed` the game draws a random 64-bit one (`secrets.randbits(64)`), kept as
     `state.seed` so the game can be played again: a known or guessable seed tells every die
     and every hidden card. Tests and golden files pass their seed."""
-    n = players if players is not None else game.players[0]
-    lo, hi = game.players
-    if not lo <= n <= hi:
-        raise KnapperError(
-            diag(
-                "K503",
-                f"{game.name} is played by {lo if lo == hi else f'{lo} to {hi}'} players, not {n}",
-                Span(game.name, 0, 0, 0, 0),
-            )
-        )
+    n = seat_count(game, players)
     if seed is None:
         seed = secrets.randbits(64)
     state = start(game, n, rng.seed_state(seed), script=dice, run_now=run_now, budget=budget)

@@ -30,13 +30,13 @@ from joblib import Parallel, delayed
 from dsl.errors import Diagnostic, IllegalMove, KnapperError, Span, diag
 from dsl.syntax import ast
 from interpreter.agents import Seating
-from interpreter.api import load, new_game
+from interpreter.api import load, new_game, seat_count
 from interpreter.core.game import Game
 from interpreter.core.state import State
 from interpreter.coverage_branches import Probe, arms_never_run
 from interpreter.coverage_rows import excluded, written
 from interpreter.explain import enclosing_cite, find_choose, span_contains
-from interpreter.simulate import GameResult
+from interpreter.simulate import GameResult, roles_of
 from interpreter.trace import replay, rule_cite, stack_of
 
 BOUND_CODES = {"K404", "K405", "K410"}
@@ -97,7 +97,7 @@ class Observed:
     with each seat's agent in `seats`), those that went wrong (`failures`), what the
     decisions offered (`watch`) and what ran (`ran`: the instructions entered; `spans`: the
     statements of the lines executed; `called`: how many games called each procedure;
-    `Probe`)."""
+    `Probe`) and the CPU time the games took (`cpu`, summed over the processes)."""
 
     game: Game
     players: int
@@ -110,8 +110,10 @@ class Observed:
     ran: set[tuple[int, int]] = attrs.Factory(set)
     spans: set[Span] = attrs.Factory(set)
     called: dict[int, int] = attrs.Factory(dict)  # per procedure, the games that called it
+    cpu: float = 0.0  # CPU seconds the games took, in whichever process played them
 
     def add(self, other: Observed) -> None:
+        self.cpu += other.cpu
         for proc, k in other.called.items():
             self.called[proc] = self.called.get(proc, 0) + k
         self.results += other.results
@@ -139,7 +141,7 @@ def observe(
     if isinstance(game, str):
         game = load(game)
     seating = seating if seating is not None else Seating()
-    n = players if players is not None else game.players[0]
+    n = seat_count(game, players)  # as are a wrong number of players
     seating.describe(n)  # wrong agents or budgets are an error before any game
     seeds = list(range(seed, seed + games))
     seen = Observed(game, n, games, seating)
@@ -176,6 +178,7 @@ def _observe_seeds(
         game = load(game)
     probe = Probe(game)
     seen = Observed(game, n, len(seeds), seating)
+    cpu = time.process_time()
     for s in seeds:
         seats = seating if first is None else seating.turned(s - first, n)
         probe.entered.clear()
@@ -190,6 +193,7 @@ def _observe_seeds(
         if progress:
             progress(1)
     seen.ran, seen.spans = probe.ran, probe.spans
+    seen.cpu = time.process_time() - cpu
     return seen
 
 
@@ -262,6 +266,7 @@ def _play(
         outcome["decisions"],
         outcome["rounds"],
         time.perf_counter() - start,
+        roles=roles_of(outcome),
     )
     return None, result
 

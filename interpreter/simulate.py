@@ -34,6 +34,13 @@ class GameResult:
     rounds: int
     seconds: float
     trace: bytes | None = attrs.field(default=None, repr=False, eq=False)  # its JSON lines
+    roles: tuple[tuple[str, bool], ...] = ()  # each declared role (`role(p)`), and if it won
+
+
+def roles_of(outcome: dict) -> tuple[tuple[str, bool], ...]:
+    """The roles a finished game's outcome names, each with whether it won (none when the
+    ruleset declares no roles)."""
+    return tuple((role, held["won"]) for role, held in outcome.get("roles", {}).items())
 
 
 @attrs.frozen
@@ -105,6 +112,7 @@ def play_one(
         outcome["rounds"],
         time.perf_counter() - start,
         b"".join(lines) if trace else None,
+        roles_of(outcome),
     )
     if save_final is not None:
         from pathlib import Path

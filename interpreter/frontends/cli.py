@@ -771,7 +771,7 @@ if __name__ == "__main__":
 
 
 # Commands that live in modules of their own.
-from interpreter.frontends import cli_code, cli_doc, cli_lint, cli_trace  # noqa: E402
+from interpreter.frontends import cli_balance, cli_code, cli_doc, cli_lint, cli_trace  # noqa: E402
 
-for _module in (cli_lint, cli_trace, cli_doc):
+for _module in (cli_lint, cli_trace, cli_doc, cli_balance):
     _module.register(main)
