@@ -40,7 +40,7 @@ QUESTIONS: tuple[tuple[str, str, str], ...] = (
     ("neanderthal", "an Elder action (§I3)", "called portal_elder_action"),
     ("neanderthal", "husbandry (§H1)", "called animals_husbandry"),
     ("neanderthal", "a negotiation settled (§F1)", "called nego_settle"),
-    ("neanderthal", "north Europe all ice (§D1)", "holds ice_count north_europe == 6"),
+    ("neanderthal", "Europe iced over: the game ends (§J)", "holds europe_frozen == True"),
     ("neanderthal-2p", "conversion to tribalism (§I1)", "called portal_convert"),
     ("neanderthal-k2", "the cooperative goal (§K2)", "won"),
     ("neanderthal-k3", "the introductory solitaire's goal (§K3)", "won"),

@@ -37,7 +37,8 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # the interval always holds p; rounding can put an end a hair inside it at 0 or 1
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 @attrs.frozen

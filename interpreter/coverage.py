@@ -385,8 +385,7 @@ def _failed(game: Game, n: int, failures: list[Failure], games: int) -> list[Dia
         share = f"{len(group)} of {games} game{'s' if games != 1 else ''}"
         where = f"seed {first.seed}, after {_decisions(len(first.options))}"
         replay_cmd = (
-            f"knapper simulate {_name(game)} -n 1 --seed {first.seed} --players {n}"
-            + first.agents
+            f"knapper simulate {_name(game)} -n 1 --seed {first.seed} --players {n}" + first.agents
         )
         if code == "K601":
             options = shorten(game, n, first.seed, list(first.options))

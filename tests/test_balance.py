@@ -22,6 +22,11 @@ def test_wilson_interval():
     assert round(low, 4) == 0.2366 and round(high, 4) == 0.7634
     assert wilson(0, 10)[0] == 0.0 and round(wilson(0, 10)[1], 4) == 0.2775
     assert wilson(10, 10)[1] == 1.0 and wilson(0, 0) == (0.0, 1.0)
+    # every interval holds its rate, even where rounding would leave 60 of 60 outside
+    for n in range(1, 200):
+        for k in range(n + 1):
+            low, high = wilson(k, n)
+            assert 0.0 <= low <= k / n <= high <= 1.0, (k, n)
 
 
 def test_a_study_adds_up():

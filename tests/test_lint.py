@@ -291,3 +291,25 @@ def test_five_errors_planted_in_a_copy_of_a_ruleset_are_each_caught(tmp_path) ->
     (bound,) = [f for (code, _), f in found.items() if code == "K855"]
     assert "30 of 30 games" in bound["message"]
     assert str(played) in bound["hint"]  # the replay plays the copy
+
+
+def test_lint_simulate_with_agents_reports_what_their_play_reaches(tmp_path) -> None:
+    # a reckless move random seats take at once, and a greedy seat only on its copies
+    path = tmp_path / "lure.knap"
+    path.write_text(
+        'ruleset "lure"\nplayers 2\nvar total[player]: int = 0\nvar turns: int = 0\n'
+        "proc bust(p: player) §L2 { total[p] -= 100 }\n"
+        "round max 5 §L1 {\n  for p in players {\n"
+        '    let c = choose p from ["safe", "risky"] as "how to play"\n'
+        '    if c == "risky" { bust(p) } else { total[p] += 1 }\n  }\n  turns += 1\n'
+        "  if turns == 3 { end game winners [p for p in players if total[p] > 0] }\n}\n"
+        "score(p) = total[p]\n"
+    )
+    greedy = _lint_json(str(path), "--simulate", "5", "--agents", "greedy")
+    (never,) = [f for (code, _), f in greedy.items() if code == "K851"]
+    assert "proc 'bust' never ran in 5 games of greedy" in never["message"]
+    assert never["cite"] == "L2"
+    plain = _lint_json(str(path), "--simulate", "5")
+    assert not [f for (code, _), f in plain.items() if code == "K851"]
+    wrong = CliRunner().invoke(main, ["lint", str(path), "--simulate", "5", "--agents", "wise"])
+    assert wrong.exit_code != 0 and "K513" in wrong.output
