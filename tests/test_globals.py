@@ -21,6 +21,11 @@ KEPT = {
     # file (kept in `_locks`, under `_locks_guard`) lets threads that miss at once compile once
     ("interpreter/api.py", "_cache"),
     ("interpreter/api.py", "_locks"),
+    # the RL adapters' measured action space per ruleset and player count: two threads that
+    # miss at once measure the same seeded games and store the same number
+    ("interpreter/frontends/adapters/actions.py", "_measured"),
+    # what this process registered with pyspiel, whose own game registry is process-wide
+    ("interpreter/frontends/adapters/openspiel_game.py", "_registered"),
 }
 
 _MUTATORS = {
