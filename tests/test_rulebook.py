@@ -178,12 +178,16 @@ def test_committed_proofread_page_is_current(name):
 def test_every_rulebook_page_is_in_the_docs_navigation():
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     listed: set[str] = set()
-    for entry in config["nav"]:
-        for value in entry.values():
-            if isinstance(value, list):
-                listed |= {v for item in value for v in item.values()}
-            else:
-                listed.add(value)
+
+    def walk(entries: list) -> None:  # a section holds pages and sections of its own
+        for entry in entries:
+            for value in entry.values():
+                if isinstance(value, list):
+                    walk(value)
+                else:
+                    listed.add(value)
+
+    walk(config["nav"])
     pages = {f"rulebooks/{p.name}" for p in PAGES.glob("*.md")}
     assert pages == {f"rulebooks/{n}.md" for n in bundled_names()}
     assert pages | {"findings.md"} <= listed
