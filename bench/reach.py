@@ -34,6 +34,7 @@ from interpreter.agents import Seating
 from interpreter.api import load, new_game
 from interpreter.balance import wilson
 from interpreter.coverage_branches import Probe
+from interpreter.simulate import roles_of
 
 QUESTIONS: tuple[tuple[str, str, str], ...] = (
     ("neanderthal", "conversion to tribalism (§I1)", "called portal_convert"),
@@ -58,14 +59,10 @@ def reached(question: str, state, procs: set[str], held: bool) -> bool:
     if kind == "called":
         return rest[0] in procs
     if kind == "role":
-        return any(r == rest[0] and won for r, won in _roles(state))
+        return any(r == rest[0] and won for r, won in roles_of(state.outcome()))
     if kind == "won":
         return bool(state.outcome()["winners"])
     return held
-
-
-def _roles(state) -> list[tuple[str, bool]]:
-    return [(r, held["won"]) for r, held in (state.outcome().get("roles") or {}).items()]
 
 
 def _holds(question: str, state) -> bool:

@@ -131,12 +131,17 @@ class Balance:
         return self.decisions.to_json()["n"]
 
     @property
+    def even_share(self) -> float:
+        """The mean seat's win rate: the games won (a shared victory counts for each
+        winner) spread evenly over the seats."""
+        won = sum(r.wins for r in self.by_seat)
+        return won / (self.players * self.finished) if self.finished else 0.0
+
+    @property
     def first_player(self) -> dict[str, Any]:
         """Seat 1's win rate less the mean seat's, with seat 1's interval moved alike: above
         0 the first seat wins more often than an even share of the games won."""
-        seat = self.by_seat[0]
-        won = sum(r.wins for r in self.by_seat)
-        even = won / (self.players * seat.games) if seat.games else 0.0
+        seat, even = self.by_seat[0], self.even_share
         low, high = seat.interval
         return {
             "advantage": round(seat.rate - even, 4),

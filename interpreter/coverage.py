@@ -141,7 +141,7 @@ def observe(
     if isinstance(game, str):
         game = load(game)
     seating = seating if seating is not None else Seating()
-    n = seat_count(game, players)  # as are a wrong number of players
+    n = seat_count(game, players)  # a player count the game does not allow: K503 now
     seating.describe(n)  # wrong agents or budgets are an error before any game
     seeds = list(range(seed, seed + games))
     seen = Observed(game, n, games, seating)

@@ -12,6 +12,7 @@ carry no date, so the same study writes the same files. Needs the `report` extra
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -47,13 +48,8 @@ def _draw(study: Balance, folder: Path) -> list[str]:
 
     drawn = []
     with matplotlib.rc_context({"svg.hashsalt": "knapper", "font.size": 9}):
-        for name, figure in (
-            ("wins", _wins(study)),
-            ("scores", _scores(study)),
-            ("length", _length(study)),
-            ("reached", _reached(study)),
-            ("roles", _roles(study)),
-        ):
+        for name in PICTURES:
+            figure = _DRAWERS[name](study)
             if figure is None:
                 continue
             figure.savefig(folder / f"{name}.png", dpi=110, metadata={"Software": None})
@@ -87,9 +83,7 @@ def _rates(axes, rates: Sequence[Rate], title: str, even: float | None) -> None:
 
 def _wins(study: Balance):
     figure, (seats, agents) = _figure(9, 3.4, 2)
-    games = study.finished
-    won = sum(r.wins for r in study.by_seat)
-    even = won / (study.players * games) if games else None
+    even = study.even_share if study.finished else None
     _rates(seats, study.by_seat, "by seat (95% intervals)", even)
     _rates(agents, study.by_agent, "by agent, over every seat it took", even)
     return figure
@@ -153,6 +147,15 @@ def _roles(study: Balance):
     figure, (axes,) = _figure(5.5, 3.2)
     _rates(axes, study.roles, "games won by role (95% intervals)", None)
     return figure
+
+
+_DRAWERS = {
+    "wins": _wins,
+    "scores": _scores,
+    "length": _length,
+    "reached": _reached,
+    "roles": _roles,
+}
 
 
 # ---------------------------------------------------------------- the text
@@ -250,9 +253,7 @@ def markdown_text(study: Balance, command: str, pictures: Sequence[str] = PICTUR
         out += ["Never reached:", "", "| kind | name | § | where |", "|---|---|---|---|"]
         out += [f"| {r.kind} | {r.name} | {r.cite or ''} | `{r.where}` |" for r in never]
         out.append("")
-    codes: dict[str, int] = {}
-    for f in study.findings:
-        codes[f["code"]] = codes.get(f["code"], 0) + 1
+    codes = Counter(f["code"] for f in study.findings)
     if codes:
         listed = ", ".join(f"{k} × {code}" for code, k in sorted(codes.items()))
         out += [

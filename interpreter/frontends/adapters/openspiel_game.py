@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from interpreter.api import load, new_game
+from interpreter.api import load, new_game, seat_count
 from interpreter.core.game import Game
 from interpreter.core.state import State
 from interpreter.frontends.adapters.actions import (
@@ -109,7 +109,7 @@ class KnapperGame(pyspiel.Game):
         ruleset = _registered[game_type.short_name]
         self.knapper = load(ruleset)
         self.ruleset = ruleset
-        self.players = int(params.get("players", self.knapper.players[0]))
+        self.players = seat_count(self.knapper, params.get("players"))
         self.max_actions = int(params.get("max_actions", 0)) or space_size(
             self.knapper, self.players
         )

@@ -19,11 +19,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from interpreter.api import load, new_game
+from interpreter.api import load, new_game, seat_count
 from interpreter.core.game import Game
 from interpreter.core.state import State
 from interpreter.frontends.adapters.actions import (
     MARGIN,
+    MEASURE_GAMES,
     legal_count,
     option_at,
     rewards_of,
@@ -37,7 +38,7 @@ class KnapperEnv(AECEnv):
 
     `max_actions` is the size of every agent's `Discrete` action space; when not given it is
     measured (`actions.space_size`: the most options seen in `measure_games` seeded random
-    games, times `margin`), and `measured_options` keeps what was seen."""
+    games, times `margin`)."""
 
     metadata = {"name": "knapper_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
@@ -46,14 +47,14 @@ class KnapperEnv(AECEnv):
         ruleset: str | Game,
         players: int | None = None,
         max_actions: int | None = None,
-        measure_games: int = 50,
+        measure_games: int = MEASURE_GAMES,
         margin: float = MARGIN,
         max_decisions: int | None = None,
         render_mode: str | None = None,
     ):
         super().__init__()
         self.game = ruleset if isinstance(ruleset, Game) else load(ruleset)
-        self.players = players if players is not None else self.game.players[0]
+        self.players = seat_count(self.game, players)
         self.metadata = dict(self.metadata, name=f"knapper_{self.game.name}")
         self.render_mode = render_mode
         self.max_decisions = max_decisions
