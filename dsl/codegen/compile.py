@@ -28,6 +28,7 @@ from dsl.codegen import memo
 from dsl.codegen.emit import emit
 from dsl.codegen.emit import python as _python
 from dsl.codegen.exprs import Exprs, Scope, all_pairs_distance, fn_name  # noqa: F401 - importable from here
+from dsl.codegen.fastlocals import fast_locals
 from dsl.codegen.ir import ProcIR
 from dsl.codegen.link import link
 from dsl.codegen.lower import Lowerer
@@ -156,8 +157,10 @@ class Compiler:
                 code = memo.wrap(number, names, charge, body)
             else:
                 code = f"{charge}    return {body}"
-            # defines the function in self.env
-            _python(f"def {fn_name(fn.name, depth)}(st{params}):\n{code}", self.env, "exec")
+            source = f"def {fn_name(fn.name, depth)}(st{params}):\n{code}"
+            if self.fuse:  # the variables it reads again in Python locals
+                source = fast_locals(source) or source
+            _python(source, self.env, "exec")  # defines the function in self.env
         # what `holds` tests and `amount` reads, by the tag of a condition's or a measure's
         # value: (state, who, card, *args)
         self.env["_CONDITIONS"] = {
