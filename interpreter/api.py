@@ -104,8 +104,28 @@ def new_game(
     n = seat_count(game, players)
     if seed is None:
         seed = secrets.randbits(64)
-    state = start(game, n, rng.seed_state(seed), script=dice, run_now=run_now, budget=budget)
+    if dice or not run_now or budget is not None:
+        state = start(game, n, rng.seed_state(seed), script=dice, run_now=run_now, budget=budget)
+    else:
+        state = _set_up(game, n, rng.seed_state(seed))
     # only the seed's low 64 bits reach the generator, so they are all a save needs
     state.seed = seed & rng.MASK
     state.dealt = tuple(dice or ())
+    return state
+
+
+def _set_up(game: Game, n: int, generator: int) -> State:
+    """A game of `n` players with its setup played, from the generator state `generator`.
+
+    A setup that rolls no die plays the same whatever the seed: the first one is kept
+    (`Game.prepared`, by player count) and every later game starts from a copy of it with
+    its own generator, which costs a fraction of playing the setup again."""
+    kept = game.prepared.get(n)
+    if kept is not None:
+        state = kept.clone()
+        state.rng = generator
+        return state
+    state = start(game, n, generator)
+    if state.rng == generator and not state.script:  # no die was rolled
+        game.prepared[n] = state.clone()
     return state

@@ -204,3 +204,28 @@ def test_derived_values_can_be_evaluated_by_front_ends():
     with pytest.raises(KnapperError) as err:
         state.call("win")
     assert err.value.code == "K504" and "did you mean 'wins'" in err.value.render()
+
+
+def test_a_setup_without_dice_is_played_once_and_copied_for_each_game():
+    game = compile_text(
+        'ruleset "prep"\nplayers 2\nvar n: int = 0\n'
+        "round max 3 { n += 1\n let x = choose player(1) from [1, 2]\n n += x }\n"
+    )
+    first = new_game(game, players=2, seed=1)
+    assert set(game.prepared) == {2}
+    second = new_game(game, players=2, seed=2)
+    assert dump_state(second) == dump_state(new_game(game, players=2, seed=2, dice=[]))
+    first.apply(2)  # the copies share nothing with each other or with the kept state
+    assert second.g != first.g and game.prepared[2].g == second.g
+    assert (second.seed, first.seed) == (2, 1) and second.rng != first.rng
+
+
+def test_a_setup_that_rolls_is_played_again_for_each_game():
+    rolled = compile_text(
+        'ruleset "roll"\nplayers 2\nvar n: int = 0\n'
+        "round max 3 { let r = roll 1d6\n n += r\n let x = choose player(1) from [1, 2]\n n += x }\n"
+    )
+    a, b = new_game(rolled, players=2, seed=1), new_game(rolled, players=2, seed=2)
+    assert not rolled.prepared
+    assert dump_state(a) == dump_state(new_game(rolled, players=2, seed=1, dice=[]))
+    assert b.rng != a.rng

@@ -158,8 +158,9 @@ class Compiler:
             else:
                 code = f"{charge}    return {body}"
             source = f"def {fn_name(fn.name, depth)}(st{params}):\n{code}"
-            if self.fuse:  # the variables it reads again in Python locals
-                source = fast_locals(source) or source
+            if self.fuse:  # the variables it reads again in Python locals, once it works
+                after = 1 + (memo.LOOKUP_LINES if number is not None else 0)
+                source = fast_locals(source, after) or source
             _python(source, self.env, "exec")  # defines the function in self.env
         # what `holds` tests and `amount` reads, by the tag of a condition's or a measure's
         # value: (state, who, card, *args)

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import ast
 
+import attrs
+
 # helpers of interpreter/core/runtime.py that read the locals of the frames on the stack
 _HELPERS_READING_FRAMES = frozenset({"_standing", "_offers", "_settled"})
 PREFIX = "_l"  # `_l3` holds `L[3]`
@@ -37,17 +39,30 @@ _LOOPS = (ast.For, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.Gener
 Edit = tuple[int, int, int | None, str]
 
 
-def fast_locals(source: str) -> str | None:
+@attrs.define
+class _Uses:
+    """What one walk over a function finds: each `L[n]` and each `st.g[n]`, with whether a
+    loop holds it, and whether `L` or `st.g` is named otherwise."""
+
+    cells: list[tuple[ast.Subscript, int, bool]] = attrs.Factory(list)
+    reads: list[tuple[ast.Subscript, int, bool]] = attrs.Factory(list)
+    assigned: set[int] = attrs.Factory(set)
+    returns: list[ast.Return] = attrs.Factory(list)
+    whole_frame: bool = False  # `L` otherwise than `L[number]`, or a helper reading frames
+    whole_state: bool = False  # `st.g` otherwise than `st.g[number]`
+
+
+def fast_locals(source: str, at: int = 1) -> str | None:
     """The source of the function `source` defines with what it reads repeatedly in locals,
-    one line longer (the loads, after the `def`); None when nothing is worth it."""
+    one line longer (the loads, before line `at` of the source, by default the first line
+    after the `def`; a remembered `fn` loads them after its look-up in the memo); None when
+    nothing is worth it."""
     func = ast.parse(source).body[0]
     assert isinstance(func, ast.FunctionDef)
-    in_loops = {
-        id(node) for loop in ast.walk(func) if isinstance(loop, _LOOPS) for node in ast.walk(loop)
-    }
+    uses = _walk(func)
     loads: list[str] = []
     edits: list[Edit] = []
-    for part in (_frame_slots(func, in_loops), _state_reads(func, in_loops)):
+    for part in (_frame_slots(uses), _state_reads(uses)):
         loads += part[0]
         edits += part[1]
     if not loads:
@@ -58,70 +73,77 @@ def fast_locals(source: str) -> str | None:
         row = lines[line - 1]
         lines[line - 1] = row[:start] + text.encode() + row[end:]
     body = [row.decode() for row in lines]
-    return "\n".join([body[0], "    " + "; ".join(loads), *body[1:]])
+    return "\n".join([*body[:at], "    " + "; ".join(loads), *body[at:]])
 
 
-def _frame_slots(func: ast.FunctionDef, in_loops: set[int]) -> tuple[list[str], list[Edit]]:
+def _walk(func: ast.FunctionDef) -> _Uses:
+    uses = _Uses()
+    indexed: set[int] = set()  # the `L` and `st.g` that a subscript just visited indexes
+    todo: list[tuple[ast.AST, bool]] = [(func, False)]
+    while todo:
+        node, looped = todo.pop()
+        if isinstance(node, ast.Subscript):
+            index = node.slice
+            number = index.value if isinstance(index, ast.Constant) else None
+            if type(number) is not int:
+                number = None
+            if isinstance(node.value, ast.Name) and node.value.id == "L" and number is not None:
+                indexed.add(id(node.value))
+                uses.cells.append((node, number, looped))
+            elif _is_state(node.value):
+                indexed.add(id(node.value))
+                if number is None:
+                    uses.whole_state = True  # a variable picked at run time
+                elif isinstance(node.ctx, ast.Load):
+                    uses.reads.append((node, number, looped))
+                else:
+                    uses.assigned.add(number)
+        elif isinstance(node, ast.Name):
+            if node.id in _HELPERS_READING_FRAMES or (node.id == "L" and id(node) not in indexed):
+                uses.whole_frame = True
+        elif isinstance(node, ast.Attribute):
+            if _is_state(node) and id(node) not in indexed:
+                uses.whole_state = True
+        elif isinstance(node, ast.Return):
+            uses.returns.append(node)
+        inner = looped or isinstance(node, _LOOPS)
+        todo.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return uses
+
+
+def _frame_slots(uses: _Uses) -> tuple[list[str], list[Edit]]:
     """The loads and edits that hold the slots of `L` a loop names in locals."""
-    stored: set[int] = set()
-    cells: list[tuple[ast.Subscript, int]] = []
-    for node in ast.walk(func):  # parents before children: `L[n]` before its `L`
-        if isinstance(node, ast.Name):
-            if node.id in _HELPERS_READING_FRAMES:
-                return [], []
-            if node.id == "L" and not any(node is cell.value for cell, _ in cells):
-                return [], []  # `L` other than in `L[number]`
-        slot = _slot(node) if isinstance(node, ast.Subscript) else None
-        if slot is not None:
-            assert isinstance(node, ast.Subscript)
-            cells.append((node, slot))
-            if isinstance(node.ctx, ast.Store):
-                stored.add(slot)
-    fast = {slot for cell, slot in cells if id(cell) in in_loops}
+    if uses.whole_frame:
+        return [], []
+    fast = {slot for _cell, slot, looped in uses.cells if looped}
     if not fast:
         return [], []
+    stored = {slot for cell, slot, _ in uses.cells if isinstance(cell.ctx, ast.Store)}
     back = "".join(f"L[{slot}] = {PREFIX}{slot}; " for slot in sorted(stored & fast))
     edits: list[Edit] = [
         (cell.lineno, cell.col_offset, cell.end_col_offset, f"{PREFIX}{slot}")
-        for cell, slot in cells
+        for cell, slot, _ in uses.cells
         if slot in fast
     ]
     if back:
-        edits += [
-            (node.lineno, node.col_offset, node.col_offset, back)
-            for node in ast.walk(func)
-            if isinstance(node, ast.Return)
-        ]
+        edits += [(node.lineno, node.col_offset, node.col_offset, back) for node in uses.returns]
     return [f"{PREFIX}{slot} = L[{slot}]" for slot in sorted(fast)], edits
 
 
-def _state_reads(func: ast.FunctionDef, in_loops: set[int]) -> tuple[list[str], list[Edit]]:
+def _state_reads(uses: _Uses) -> tuple[list[str], list[Edit]]:
     """The loads and edits that hold in locals the state variables the body reads in a loop
     or more than once and never assigns as a whole."""
-    reads: dict[int, list[ast.Subscript]] = {}
-    assigned: set[int] = set()
-    indexed = {id(node.value) for node in ast.walk(func) if isinstance(node, ast.Subscript)}
-    if any(_is_state(node) and id(node) not in indexed for node in ast.walk(func)):
-        return [], []  # `st.g` as a whole: what is done with it is not this pass's to see
-    for node in ast.walk(func):
-        if not isinstance(node, ast.Subscript) or not _is_state(node.value):
-            continue
-        index = node.slice
-        if not (isinstance(index, ast.Constant) and type(index.value) is int):
-            return [], []  # a variable chosen at run time: any of them may be assigned
-        if isinstance(node.ctx, ast.Load):
-            reads.setdefault(index.value, []).append(node)
-        else:
-            assigned.add(index.value)
-    fast = sorted(
-        slot
-        for slot, uses in reads.items()
-        if slot not in assigned and (len(uses) > 1 or id(uses[0]) in in_loops)
-    )
+    if uses.whole_state:
+        return [], []
+    count: dict[int, int] = {}
+    for _use, slot, looped in uses.reads:
+        count[slot] = count.get(slot, 0) + (2 if looped else 1)
+    fast = sorted(slot for slot, n in count.items() if n > 1 and slot not in uses.assigned)
+    held = set(fast)
     edits: list[Edit] = [
         (use.lineno, use.col_offset, use.end_col_offset, f"{STATE_PREFIX}{slot}")
-        for slot in fast
-        for use in reads[slot]
+        for use, slot, _ in uses.reads
+        if slot in held
     ]
     return [f"{STATE_PREFIX}{slot} = st.g[{slot}]" for slot in fast], edits
 

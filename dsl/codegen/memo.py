@@ -34,6 +34,7 @@ from dsl.syntax import ast
 from .exprs import inlinable
 
 MISS = object()  # `_MISS` in generated code: no value kept for this call
+LOOKUP_LINES = 3  # the lines of `wrap`'s body that look the call up, before any work
 _KEYS = ("int", "bool", "text", "player")  # basic types whose values are dict keys
 
 

@@ -195,6 +195,9 @@ class Game:
     # the `fn`s whose body generated code may hold in place of a call (dsl/codegen/exprs.py,
     # `Exprs.inlined`): a failure in one has no frame of its own (interpreter/core/failure.py)
     inlined: frozenset[str] = attrs.field(default=frozenset(), eq=False, repr=False)
+    # by player count, the state after a setup that rolls no die, before any seed is set
+    # (`interpreter.api.new_game` starts each game from a copy of it)
+    prepared: dict[int, Any] = attrs.field(factory=dict, eq=False, repr=False)
 
     @property
     def shown_vars(self) -> tuple[VarSpec, ...]:
