@@ -223,7 +223,8 @@ def test_a_setup_without_dice_is_played_once_and_copied_for_each_game():
 def test_a_setup_that_rolls_is_played_again_for_each_game():
     rolled = compile_text(
         'ruleset "roll"\nplayers 2\nvar n: int = 0\n'
-        "round max 3 { let r = roll 1d6\n n += r\n let x = choose player(1) from [1, 2]\n n += x }\n"
+        "round max 3 { let r = roll 1d6\n n += r\n"
+        " let x = choose player(1) from [1, 2]\n n += x }\n"
     )
     a, b = new_game(rolled, players=2, seed=1), new_game(rolled, players=2, seed=2)
     assert not rolled.prepared
