@@ -34,7 +34,7 @@ from dsl.codegen.ir import (
 )
 from dsl.codegen.link import LinkError, link
 from dsl.codegen.lower import Lowerer, _Native, _native_ok
-from dsl.errors import NO_SPAN, KnapperError, Span
+from dsl.errors import NO_SPAN, KnapperError, RulesetRuntimeError, Span
 from dsl.pipeline import load_program
 from dsl.semantics.check import check_program
 from dsl.syntax import ast
@@ -542,3 +542,34 @@ def test_arithmetic_on_numbers_the_rules_bound_is_not_checked():
     game = load("connect-four")
     walk = next(b.source for info in game.procs for b in info.blocks if "while " in b.source)
     assert "_mul(" not in walk and "_add(" not in walk
+
+
+# ---------------------------------------------------------------------- positions by range
+RANGED = """
+ruleset "ranged"
+players 2
+var at[3..7]: int = 0
+fn inside(): list of int = [at[k] for k in range(3, 8)]
+fn outside(): list of int = [at[k] for k in range(2, 8)]
+round max 2 {
+  at[4] = 5
+  let picked = choose player(1) from inside()
+  at[3] = picked + len(outside())
+}
+"""
+
+
+def test_a_range_inside_a_key_s_values_indexes_without_a_table_and_one_outside_is_refused():
+    game = _game(RANGED)
+
+    def tables(code) -> set[str]:  # the tables of positions a function and its parts read
+        inner = [c for c in code.co_consts if hasattr(c, "co_names")]
+        return {n for n in code.co_names if n.startswith("_m")}.union(*map(tables, inner))
+
+    assert not tables(game.functions["inside"].__code__)
+    assert tables(game.functions["outside"].__code__)
+    state = start(game, 2, rng.seed_state(1))
+    assert state.pending[1] == [0, 5, 0, 0, 0]  # `at[3..7]`, read from 3 with no table
+    with pytest.raises(RulesetRuntimeError) as err:
+        state.apply(5)  # `outside()` asks for at[2], which is no key of `at`
+    assert err.value.code == "K401"

@@ -105,6 +105,16 @@ def copier(t: Type) -> str:
     return "_copy_deep" if may_hold_lists(t) else "_copy"
 
 
+def _written_range(e) -> tuple[int, int] | None:
+    """The two ends of `range(a, b)` written with two numbers in the rules, else None."""
+    if not (isinstance(e, ast.CallExpr) and e.name == "range" and not e.base):
+        return None
+    ends = [a.value for a in e.args if isinstance(a, ast.IntLit)]
+    if len(ends) == 2 and len(e.args) == 2:
+        return ends[0], ends[1]
+    return None
+
+
 def fn_name(name: str, depth: int) -> str:
     """The Python name of a derived value in generated code: `_F_name`, and `_F<depth>_name`
     for a rule replaced and called with `base(...)` (no ruleset name can make either)."""
@@ -117,6 +127,8 @@ class Scope:
     def __init__(self, params: tuple[str, ...] = (), python_params: bool = False):
         self.names: list[str] = []
         self.where: dict[str, str] = {}
+        # the comprehension names that walk a `range` written in the rules: its two ends
+        self.ranges: dict[str, tuple[int, int]] = {}
         for name in params:
             if python_params:
                 self.where[name] = f"v_{name}"
@@ -140,6 +152,7 @@ class Scope:
         child = Scope.__new__(Scope)
         child.names = self.names
         child.where = dict(self.where)
+        child.ranges = {name: ends for name, ends in self.ranges.items() if name not in bound}
         for name in bound:
             child.where[name] = f"v_{name}"
         return child
@@ -220,13 +233,25 @@ class Exprs(Visitor):
         keys = self.sym.keys_of(decl)
         sizes = [len(self.sym.domain(k)) for k in keys]
         for n, (key, index) in enumerate(zip(keys, indices)):
-            index_map = self.const(self.sym.domain_index(key), "m")
             stride = 1
             for size in sizes[n + 1 :]:
                 stride *= size
-            term = f"{index_map}[{self.x(index, scope)}]"
+            term = self._position(key, index, scope)
             parts.append(term if stride == 1 else f"{term} * {stride}")
         return " + ".join(parts)
+
+    def _position(self, key, index, scope: Scope) -> str:
+        """Python source for where `index` lies among the values of `key`: looked up in a
+        table of them, which also refuses a value that is not one (K401); or, for a number
+        that a comprehension walking a `range` inside those values holds, worked out."""
+        domain = self.sym.domain(key)
+        ends = scope.ranges.get(index.name) if isinstance(index, ast.NameRef) else None
+        if ends is not None and domain and domain == tuple(range(domain[0], domain[-1] + 1)):
+            lo, hi = ends
+            if hi <= lo or domain[0] <= lo and hi - 1 <= domain[-1]:
+                name = self.x(index, scope)
+                return name if domain[0] == 0 else f"({name} - {domain[0]})"
+        return f"{self.const(self.sym.domain_index(key), 'm')}[{self.x(index, scope)}]"
 
     def pool_cells(self, t: ast.Target, scope: Scope) -> str:
         """A pool named by all its keys but its kind (`has[p]`), for `spend` and `affordable`:
@@ -316,6 +341,9 @@ class Exprs(Visitor):
             finally:
                 self.walking -= 1
             inner = inner.inner([comp.name])
+            ends = _written_range(comp.iter)
+            if ends is not None:
+                inner.ranges[comp.name] = ends
             # one `for` makes at most one item per item of a list that exists already; the
             # next ones multiply, so each of their turns is a step of the work budget
             if n:
@@ -330,12 +358,11 @@ class Exprs(Visitor):
         two numbers written in the rules (at most `_FEW_DICE` apart, uncharged like a few
         literal dice) as a Python range; anything else as its value."""
         if isinstance(e, ast.CallExpr) and not e.base and not self.sym.kind.get(e.name):
-            args = [a for a in e.args if not isinstance(a, ast.KwArg)]
             if e.name in ("nodes", "rows", "values"):
                 return self.listed(e)
-            bounds = [a.value for a in args if isinstance(a, ast.IntLit)]
-            if e.name == "range" and len(bounds) == 2 and bounds[1] - bounds[0] <= _FEW_DICE:
-                return f"range({bounds[0]}, {bounds[1]})"
+            ends = _written_range(e)
+            if ends is not None and ends[1] - ends[0] <= _FEW_DICE:
+                return f"range({ends[0]}, {ends[1]})"
         return self.x(e, scope)
 
     def listed(self, e: ast.CallExpr) -> str:
