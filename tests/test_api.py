@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from dsl.errors import IllegalMove, KnapperError, RulesetRuntimeError
@@ -218,6 +219,9 @@ def test_a_setup_without_dice_is_played_once_and_copied_for_each_game():
     first.apply(2)  # the copies share nothing with each other or with the kept state
     assert second.g != first.g and game.prepared[2].g == second.g
     assert (second.seed, first.seed) == (2, 1) and second.rng != first.rng
+    # a copy of the game (a coverage probe's, with other code) keeps a setup of its own
+    probe = attrs.evolve(game, code=game.code)
+    assert not probe.prepared and new_game(probe, players=2, seed=3).game is probe
 
 
 def test_a_setup_that_rolls_is_played_again_for_each_game():

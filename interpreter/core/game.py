@@ -196,8 +196,9 @@ class Game:
     # `Exprs.inlined`): a failure in one has no frame of its own (interpreter/core/failure.py)
     inlined: frozenset[str] = attrs.field(default=frozenset(), eq=False, repr=False)
     # by player count, the state after a setup that rolls no die, before any seed is set
-    # (`interpreter.api.new_game` starts each game from a copy of it)
-    prepared: dict[int, Any] = attrs.field(factory=dict, eq=False, repr=False)
+    # (`interpreter.api.new_game` starts each game from a copy of it); each Game has its own,
+    # an `attrs.evolve`d copy too (a coverage probe's game runs other code)
+    prepared: dict[int, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     @property
     def shown_vars(self) -> tuple[VarSpec, ...]:
