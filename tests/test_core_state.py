@@ -117,6 +117,27 @@ def test_a_clone_is_independent_of_the_original(name, seed, cut, later):
     assert _seen(again) == again_seen, "moving a clone on changed another clone"
 
 
+def _lists(value, into: set[int]) -> set[int]:
+    """The identities of every list in `value`, at any depth."""
+    if type(value) is list:
+        into.add(id(value))
+        for item in value:
+            _lists(item, into)
+    return into
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_clone_s_variables_share_no_list_with_the_original_s(name):
+    """`Game.copy_vars` copies each variable only as deep as its type says: no list of the
+    original's, at any depth, is one of the copy's."""
+    game = load(name)
+    state = new_game(game, players=game.players[1], seed=11)
+    _play(state, random.Random(11), 30)
+    copied = game.copy_vars(state.g)
+    assert copied == state.g
+    assert not _lists(copied, set()) & _lists(state.g, set())
+
+
 def test_a_clone_keeps_its_options_when_the_original_plays_the_card_they_list():
     """Aurignac, "the Season card to play": the options are the hand the state holds, and
     playing one removes it from the original's hand (the clone once shared that list)."""

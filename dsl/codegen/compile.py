@@ -37,6 +37,7 @@ from dsl.semantics.builtins import EFFECT_CONTEXT
 from dsl.semantics.check import Checked
 from dsl.semantics.resolve import Program
 from dsl.semantics.symbols import KNOWN, Symbols
+from dsl.semantics.types import Basic, ListOf, Named
 from dsl.syntax import ast
 from interpreter.core.game import (
     BlockInfo,
@@ -222,6 +223,7 @@ class Compiler:
                 )
             )
         var_specs = tuple(self._var_spec(slot, decl) for slot, decl in enumerate(sym.state_decls))
+        copy_vars = _python(_vars_copier(var_specs, self._never_a_list), self.env, "eval")
         invariants = tuple(
             InvariantInfo(inv.name, inv.cite, inv.span, self.lam(x(inv.value, Scope())))
             for inv in self.program.get(ast.Invariant)
@@ -273,6 +275,7 @@ class Compiler:
                 if fn.kind == "fn"
             },
             program=self.program,
+            copy_vars=copy_vars,
             inlined=self.exprs.inlined_fns(),
             standing=self.env["_STANDING"],
             options=self.env["_OPTIONS"],
@@ -301,6 +304,15 @@ class Compiler:
                 for name, ps in e.payloads
             },
         )
+
+    def _never_a_list(self, t) -> bool:
+        """Is a value of type `t` never a Python list?"""
+        if isinstance(t, Basic):
+            return True
+        if isinstance(t, Named):
+            decl = self.sym.decls.get(t.name)
+            return not (isinstance(decl, ast.Enum) and decl.payloads)
+        return False
 
     def _var_spec(self, slot: int, decl) -> VarSpec:
         domains = tuple(self.sym.domain(k) for k in self.sym.keys_of(decl))
@@ -337,6 +349,31 @@ class Compiler:
             return lambda st: 0
         value = self.lam(self.exprs.owned(decl.value, Scope()))
         return lambda st: value(st, [])
+
+
+def _vars_copier(specs: tuple[VarSpec, ...], never_a_list: Callable[[Any], bool]) -> str:
+    """The source of a function that copies a state's variables (`State.g`) so that the copy
+    shares no list with them, each as deep as its type says: a value that is never a list
+    (`never_a_list`: a number, a flag, a text, a row, an enum value that carries nothing)
+    as it is; a keyed variable's list of them by a slice; a list of them one level more;
+    anything else (lists of lists, values that carry values, what the checker cannot know)
+    all the way down. Much faster than copying every variable all the way down, which a
+    searching agent does at every copy of a game."""
+    parts = []
+    for spec in specs:
+        one = f"g[{spec.slot}]"
+        t = spec.type
+        if never_a_list(t):
+            parts.append(f"{one}[:]" if spec.domains else one)
+        elif isinstance(t, ListOf) and never_a_list(t.elem):
+            parts.append(
+                f"[x[:] if x.__class__ is list else x for x in {one}]"
+                if spec.domains
+                else f"_copy({one})"
+            )
+        else:
+            parts.append(f"_copy_deep({one})")
+    return f"lambda g: [{', '.join(parts)}]"
 
 
 def _conjuncts(e: ast.Expr) -> list[ast.Expr]:

@@ -174,6 +174,8 @@ class Game:
     fingerprint: str
     functions: dict[str, Callable]  # derived values (`fn`) by name: (state, *args) -> value
     program: Any = attrs.field(eq=False, repr=False)  # the resolved program, for tools
+    # (variables) -> a copy of them that shares no list with them (`State.clone`)
+    copy_vars: Callable[[list], list] = attrs.field(eq=False, repr=False)
     phrases: dict[str, Phrase] = attrs.field(factory=dict)  # effects and conditions, by name
     # the standing rules as the engine tests them, and the `simultaneously` blocks by
     # procedure (`_standing` in interpreter/core/runtime.py)

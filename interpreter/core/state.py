@@ -424,7 +424,7 @@ class State:
         other.game = self.game
         other.n = self.n
         other.players = self.players
-        other.g = copy_deep(self.g)
+        other.g = self.game.copy_vars(self.g)
         other.stack = [[f[PROC], f[PC], copy_deep(f[LOCALS])] for f in self.stack]
         other.rng = self.rng
         other.script = list(self.script)
