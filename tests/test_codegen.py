@@ -573,3 +573,41 @@ def test_a_range_inside_a_key_s_values_indexes_without_a_table_and_one_outside_i
     with pytest.raises(RulesetRuntimeError) as err:
         state.apply(5)  # `outside()` asks for at[2], which is no key of `at`
     assert err.value.code == "K401"
+
+
+# ---------------------------------------------------------------------- loops in a block
+LOOPING = """
+ruleset "looping"
+players 2..4
+var cell[0..9]: int = 0
+var marked: int = 0
+proc mark(i: int) { marked += 1  cell[i] += 1 }
+round max 30 {
+  for p in players {
+    let k = choose p from [0, 3, 6, 9] as "a cell"
+    for i in range(0, 10) {
+      if i == k or cell[i] > 1 { mark(i) }
+    }
+  }
+  if marked > 20 { end game winners [] }
+}
+"""
+
+
+def test_a_block_that_goes_back_to_itself_loops_in_python_and_plays_as_the_plain_code():
+    """A loop whose body only calls on some turns: the turns that do not call go round in
+    the block's own `while True:` (emit.py, "Loops in a block"), with the same games."""
+    fast, plain = _game(LOOPING), _game(LOOPING, fuse=False)
+    looped = [b.source for info in fast.procs for b in info.blocks if "while True:" in b.source]
+    assert looped and all("continue" in s or "return" in s.split("while True:")[1] for s in looped)
+    assert not any("while True:" in b.source for info in plain.procs for b in info.blocks)
+    for seed in SEEDS:
+        for n in (2, 4):
+            a, b = start(fast, n, rng.seed_state(seed)), start(plain, n, rng.seed_state(seed))
+            pick = random.Random(seed)
+            while a.pending is not None:
+                assert a.pending == b.pending and a.g == b.g
+                option = pick.choice(a.pending[1])
+                a.apply(option)
+                b.apply(option)
+            assert a.g == b.g and a.winners == b.winners and a.decisions == b.decisions

@@ -13,6 +13,13 @@ suspends with the position its original resumes at (`SUSPENDED - (t + 1)`), so p
 saves and the lines' statements are the same as without it; a block that ends in a call is
 never copied (the engine resumes the caller after the block that called). Not with
 `fuse=False`.
+
+**Loops in a block.** A block that goes back to itself (a loop's next turn whose body is a
+test that most turns fail, before a call: "for each player, if ..., perform ...") runs its
+turns in a Python `while True:` of its own, each jump back to it a `continue`, instead of
+one call of it from the engine's loop per turn. The positions, saves and statements are
+the same: only where the engine would call the same block again, the block goes on itself.
+Not with `fuse=False`.
 """
 
 from __future__ import annotations
@@ -64,14 +71,20 @@ def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) ->
     functions, sources, spans, line_spans = [], [], [], []
     tails: list[tuple[int, int] | None] = []
     for pc, block in enumerate(linked.blocks):
-        lines, lines_at = own[pc]
+        host = pc if linked.fused else None  # where a jump back is a `continue`
+        lines, lines_at = _block_lines(linked, pc, nlocals, host)
         last = code[block[-1]]
         tail = _tail(linked, pc, own)
         copied: tuple[int, int] | None = None
         if tail is not None:
             # the last line goes to block `tail`: its code runs here instead
             copied = (len(lines) - 1, tail)
-            lines, lines_at = lines[:-1] + own[tail][0], lines_at[:-1] + own[tail][1]
+            again, again_at = _block_lines(linked, tail, nlocals, host)
+            lines, lines_at = lines[:-1] + again, lines_at[:-1] + again_at
+        if host is not None and pc in _exits(linked, pc, tail):
+            lines = ["    while True:"] + ["    " + line for line in lines]
+            lines_at = [lines_at[0], *lines_at]
+            copied = None if copied is None else (copied[0] + 1, copied[1])
         name = f"_i{index}_{pc}"
         source = f"def {name}(st, L):\n" + "\n".join(lines)
         fast = fast_locals(source) if linked.fused else None
@@ -87,20 +100,46 @@ def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) ->
     return Emitted(tuple(functions), tuple(sources), tuple(spans), tuple(line_spans), tuple(tails))
 
 
-def _block_lines(linked: Linked, pc: int, nlocals: list[int]) -> tuple[list[str], list[Span]]:
-    """The body of block `pc`'s function, each line with its statement's span."""
+def _block_lines(
+    linked: Linked, pc: int, nlocals: list[int], host: int | None = None
+) -> tuple[list[str], list[Span]]:
+    """The body of block `pc`'s function, each line with its statement's span; run in the
+    function of block `host` (itself, or a block it is the tail of), where going to `host`
+    is going round its loop ("Loops in a block" above)."""
     code = linked.proc.code
     lines: list[str] = []
     lines_at: list[Span] = []
     for i in linked.blocks[pc]:
-        for text, span in render(code[i], linked, pc, nlocals):
+        for text, span in render(code[i], linked, pc, nlocals, host):
             lines.append("    " + text)
             lines_at.append(span)
     last = code[linked.blocks[pc][-1]]
     if last.falls_through:
-        lines.append(f"    return {linked.next[pc]}")
+        lines.append(f"    {_go(linked.next[pc], host)}")
         lines_at.append(last.span)
     return lines, lines_at
+
+
+def _go(target: int, host: int | None) -> str:
+    """The line that goes to block `target` from the function of block `host`."""
+    return "continue" if target == host else f"return {target}"
+
+
+def _exits(linked: Linked, pc: int, tail: int | None) -> set[int]:
+    """The blocks the function of block `pc` may go to (with its tail's code in it)."""
+    out: set[int] = set()
+    for block in (pc, tail) if tail is not None else (pc,):
+        for i in linked.blocks[block]:
+            instr = linked.proc.code[i]
+            if isinstance(instr, Jump):
+                out.add(linked.target(block, instr.target))
+            elif isinstance(instr, Branch):
+                out |= {linked.next[block], linked.at[instr.orelse]}
+            elif isinstance(instr, LoopTest):
+                out |= {linked.at[instr.exit], linked.target(block, instr.again)}
+        if linked.proc.code[linked.blocks[block][-1]].falls_through:
+            out.add(linked.next[block])
+    return out
 
 
 def _tail(linked: Linked, pc: int, own: list[tuple[list[str], list[Span]]]) -> int | None:
@@ -128,21 +167,32 @@ def _tail(linked: Linked, pc: int, own: list[tuple[list[str], list[Span]]]) -> i
     return target
 
 
-def render(instr: Instr, linked: Linked, pc: int, nlocals: list[int]) -> list[tuple[str, Span]]:
-    """The Python lines of one instruction in block `pc`, each with its statement's span."""
+def render(
+    instr: Instr, linked: Linked, pc: int, nlocals: list[int], host: int | None = None
+) -> list[tuple[str, Span]]:
+    """The Python lines of one instruction in block `pc`, each with its statement's span,
+    in the function of block `host` (`_block_lines`)."""
     if isinstance(instr, Step):
         return list(instr.lines)
     lines: list[str]
     if isinstance(instr, Jump):
-        lines = [f"return {linked.target(pc, instr.target)}"]
+        lines = [_go(linked.target(pc, instr.target), host)]
     elif isinstance(instr, Branch):
-        lines = [f"return {linked.next[pc]} if {instr.cond} else {linked.at[instr.orelse]}"]
+        then, orelse = linked.next[pc], linked.at[instr.orelse]
+        if orelse == host != then:  # the last line: not going on is the loop's next turn
+            lines = [f"if {instr.cond}: return {then}"]
+        elif then == host != orelse:
+            lines = [f"if not ({instr.cond}): return {orelse}"]
+        elif then == orelse:
+            lines = [_go(then, host)]
+        else:
+            lines = [f"return {then} if {instr.cond} else {orelse}"]
     elif isinstance(instr, LoopTest):
         lines = [
             *instr.before,
-            f"if {instr.done}: return {linked.at[instr.exit]}",
+            f"if {instr.done}: {_go(linked.at[instr.exit], host)}",
             *instr.after,
-            f"return {linked.target(pc, instr.again)}",
+            _go(linked.target(pc, instr.again), host),
         ]
     elif isinstance(instr, Choose):
         lines = _choose(instr, linked.next[pc], pc + 1)
