@@ -78,6 +78,7 @@ def fast_locals(source: str, at: int = 1) -> str | None:
 
 def _walk(func: ast.FunctionDef) -> _Uses:
     uses = _Uses()
+    whole = _whole_body_loops(func)
     indexed: set[int] = set()  # the `L` and `st.g` that a subscript just visited indexes
     todo: list[tuple[ast.AST, bool]] = [(func, False)]
     while todo:
@@ -106,9 +107,20 @@ def _walk(func: ast.FunctionDef) -> _Uses:
                 uses.whole_state = True
         elif isinstance(node, ast.Return):
             uses.returns.append(node)
-        inner = looped or isinstance(node, _LOOPS)
+        inner = looped or (isinstance(node, _LOOPS) and node not in whole)
         todo.extend((child, inner) for child in ast.iter_child_nodes(node))
     return uses
+
+
+def _whole_body_loops(func: ast.FunctionDef) -> list[ast.stmt]:
+    """The `while True:` that holds a block's whole body when the block goes back to itself
+    (`dsl.codegen.emit`, "Loops in a block"): on most entries its body runs once (a loop
+    test, a decision), so what it names counts as named once, not as named in a loop."""
+    return [
+        s
+        for s in func.body
+        if isinstance(s, ast.While) and isinstance(s.test, ast.Constant) and s.test.value is True
+    ]
 
 
 def _frame_slots(uses: _Uses) -> tuple[list[str], list[Edit]]:
