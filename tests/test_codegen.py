@@ -382,20 +382,26 @@ def test_fast_locals_leaves_a_block_that_names_its_locals_as_a_whole():
 def test_fast_locals_holds_a_variable_read_again_unless_it_is_assigned_whole():
     from dsl.codegen.fastlocals import fast_locals
 
-    twice = "def _F_f(st, v_x):\n    return st.g[0][v_x] + st.g[0][1] + st.g[2]"
-    assert fast_locals(twice) == (
-        "def _F_f(st, v_x):\n    _g0 = st.g[0]\n    return _g0[v_x] + _g0[1] + st.g[2]"
+    looped = "def _F_f(st, v_x):\n    return [st.g[0][i] for i in v_x] + st.g[0][1] + st.g[2]"
+    assert fast_locals(looped) == (
+        "def _F_f(st, v_x):\n    _g0 = st.g[0]\n    return [_g0[i] for i in v_x] + _g0[1] + st.g[2]"
     )
+    # read twice outside any loop: left alone
+    assert fast_locals("def _F_f(st):\n    return st.g[0][1] + st.g[0][2]") is None
     # an entry changed in place keeps the variable's list; the whole replaced does not
-    entry = "def _i0_0(st, L):\n    st.g[0][1] = st.g[0][2]\n    return 1"
+    entry = "def _i0_0(st, L):\n    for i in L[1]:\n        st.g[0][i] = st.g[0][2]\n    return 1"
     assert fast_locals(entry) == (
-        "def _i0_0(st, L):\n    _g0 = st.g[0]\n    _g0[1] = _g0[2]\n    return 1"
+        "def _i0_0(st, L):\n    _l1 = L[1]; _g0 = st.g[0]\n    for i in _l1:\n"
+        "        _g0[i] = _g0[2]\n    return 1"
     )
-    whole = "def _i0_0(st, L):\n    st.g[0] = [st.g[0][1]] * 2\n    return st.g[0][0]"
-    assert fast_locals(whole) is None
+    whole = "def _i0_0(st, L):\n    st.g[0] = [st.g[0][i] for i in L[1]]\n    return 1"
+    assert "_g0" not in (fast_locals(whole) or "")
     # `st.g` itself handed on, or a variable picked at run time: nothing is held
-    assert fast_locals("def _i0_0(st, L):\n    f(st.g)\n    return st.g[0] + st.g[0]") is None
-    assert fast_locals("def _i0_0(st, L):\n    return st.g[L[1]] + st.g[0] + st.g[0]") is None
+    assert fast_locals("def _i0_0(st, L):\n    f(st.g)\n    return [st.g[0] for i in L[1]]") == (
+        "def _i0_0(st, L):\n    _l1 = L[1]\n    f(st.g)\n    return [st.g[0] for i in _l1]"
+    )
+    picked = "def _i0_0(st, L):\n    return st.g[L[2]] + sum([st.g[0] for i in L[1]])"
+    assert "_g0" not in (fast_locals(picked) or "")
 
 
 def test_inlined_and_fast_code_plays_as_plain_calls_do():

@@ -7,11 +7,13 @@ steps at each use):
 
 - each slot of `L` that a loop of the body names (`L[3]` becomes `_l3`); for a slot the body
   assigns, the local is written back to `L` just before every `return` (on the same line);
-- each state variable the body reads in a loop or more than once and never assigns as a
-  whole (`st.g[4]` becomes `_g4`). A variable's entry in `st.g` is replaced only by an
-  assignment to the whole variable, which the body would show (`st.g[4] = ...`): the
-  engine's helpers and the `fn`s a body calls change a variable's list in place or not at
-  all, so the local holds the variable for as long as the function runs.
+- each state variable the body reads in a loop or a comprehension and never assigns as a
+  whole (`st.g[4]` becomes `_g4`; read twice outside any loop it is left alone: in a body
+  of many branches the loads cost more than they save, bench/instructions.py). A
+  variable's entry in `st.g` is replaced only by an assignment to the whole variable,
+  which the body would show (`st.g[4] = ...`): the engine's helpers and the `fn`s a body
+  calls change a variable's list in place or not at all, so the local holds the variable
+  for as long as the function runs.
 
 The places to change come from Python's own parse of the source, never from a search of its
 text. The slots of `L` are left as they are when the body names `L` otherwise than
@@ -144,13 +146,11 @@ def _frame_slots(uses: _Uses) -> tuple[list[str], list[Edit]]:
 
 def _state_reads(uses: _Uses) -> tuple[list[str], list[Edit]]:
     """The loads and edits that hold in locals the state variables the body reads in a loop
-    or more than once and never assigns as a whole."""
+    and never assigns as a whole."""
     if uses.whole_state:
         return [], []
-    count: dict[int, int] = {}
-    for _use, slot, looped in uses.reads:
-        count[slot] = count.get(slot, 0) + (2 if looped else 1)
-    fast = sorted(slot for slot, n in count.items() if n > 1 and slot not in uses.assigned)
+    looped = {slot for _use, slot, in_loop in uses.reads if in_loop}
+    fast = sorted(looped - uses.assigned)
     held = set(fast)
     edits: list[Edit] = [
         (use.lineno, use.col_offset, use.end_col_offset, f"{STATE_PREFIX}{slot}")
