@@ -2,8 +2,9 @@
 
 Time on a shared machine swings between runs (CPU-time ratios moved by a third from one
 round to the next while this was written). The number of machine instructions a process
-executes does not: counted by valgrind's callgrind, the same code playing the same seeded
-games gives the same count to a few parts in a million. This script counts, for each
+executes hardly does: counted by valgrind's callgrind, the same code playing the same
+seeded games gives nearly the same count (the children share one hash seed; with a random
+one, two counts of Neanderthal differed by 0.6 %). This script counts, for each
 benchmark game of `bench/playouts.py`, the instructions of a child process that compiles the
 ruleset and plays N seeded random games, minus those of one that compiles it and plays none,
 on both sides (the interpreter through `interpreter.api`, the reference in `bench/reference/`),
@@ -147,7 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         script.write_text(CHILD.format(root=str(args.root.resolve())), encoding="utf-8")
         cache = Path(folder) / "cache"
         cache.mkdir(mode=0o700)
-        env = {**os.environ, "KNAPPER_CACHE_DIR": str(cache)}
+        # one hash seed for every child: the order of a set of texts, and so the work of
+        # walking it, is then the same in each (else Neanderthal's count moves by ~0.6 %)
+        env = {**os.environ, "KNAPPER_CACHE_DIR": str(cache), "PYTHONHASHSEED": "0"}
         for case in cases:
             subprocess.run(  # warm the parse cache: no parse is counted
                 [sys.executable, str(script), "interpreter", case.ruleset, str(case.players), "0"],
