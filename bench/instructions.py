@@ -2,9 +2,10 @@
 
 Time on a shared machine swings between runs (CPU-time ratios moved by a third from one
 round to the next while this was written). The number of machine instructions a process
-executes hardly does: counted by valgrind's callgrind, the same code playing the same
-seeded games gives nearly the same count (the children share one hash seed; with a random
-one, two counts of Neanderthal differed by 0.6 %). This script counts, for each
+executes does not: counted by valgrind's callgrind, the same code playing the same
+seeded games gives the same count (two counts of Neanderthal agreed to the instruction),
+provided the children share one hash seed, as they do here (with a random one, two counts
+of Neanderthal differed by 0.6 %). This script counts, for each
 benchmark game of `bench/playouts.py`, the instructions of a child process that compiles the
 ruleset and plays N seeded random games, minus those of one that compiles it and plays none,
 on both sides (the interpreter through `interpreter.api`, the reference in `bench/reference/`),
