@@ -71,27 +71,22 @@ CASES = [
 # games without a hand-written reference: the interpreter side only
 NO_REFERENCE = {"neanderthal", "aurignac"}
 
-# What a child runs: argv = side, ruleset, players, games.
+# What a child runs: argv = side, ruleset, players, games; the loops of bench/playouts.py.
 CHILD = """
-import random, sys
+import importlib, sys
 sys.path.insert(0, {root!r})
 side, name, players, games = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-from interpreter.api import load, new_game
+from bench.playouts import interpreted_batch, reference_batch
+from interpreter.api import load
 game = load(name)
 if side == "interpreter":
-    for seed in range(games):
-        state = new_game(game, players=players, seed=seed)
-        rng = random.Random(seed)
-        while state.pending is not None:
-            state.apply(rng.choice(state.pending[1]))
+    interpreted_batch(game, players, range(games))
 else:
-    import importlib
     reference = importlib.import_module("bench.reference." + name.replace("-", "_"))
     kw = {{}}
     if name == "cro-magnon":
         kw["adjacency"] = {{k: list(v) for k, v in game.adjacency.items()}}
-    for seed in range(games):
-        reference.playout(seed, players, **kw)
+    reference_batch(reference.playout, players, range(games), kw)
 """
 
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")

@@ -67,12 +67,16 @@ class Emitted:
 
 def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) -> Emitted:
     code = linked.proc.code
-    own = [_block_lines(linked, pc, nlocals) for pc in range(len(linked.blocks))]
+    # each block's lines in its own function, where a jump back to it is a `continue`
+    own = [
+        _block_lines(linked, pc, nlocals, pc if linked.fused else None)
+        for pc in range(len(linked.blocks))
+    ]
     functions, sources, spans, line_spans = [], [], [], []
     tails: list[tuple[int, int] | None] = []
     for pc, block in enumerate(linked.blocks):
-        host = pc if linked.fused else None  # where a jump back is a `continue`
-        lines, lines_at = _block_lines(linked, pc, nlocals, host)
+        host = pc if linked.fused else None
+        lines, lines_at = own[pc]
         last = code[block[-1]]
         tail = _tail(linked, pc, own)
         copied: tuple[int, int] | None = None
@@ -183,8 +187,6 @@ def render(
             lines = [f"if {instr.cond}: return {then}"]
         elif then == host != orelse:
             lines = [f"if not ({instr.cond}): return {orelse}"]
-        elif then == orelse:
-            lines = [_go(then, host)]
         else:
             lines = [f"return {then} if {instr.cond} else {orelse}"]
     elif isinstance(instr, LoopTest):

@@ -95,25 +95,14 @@ def _elements(st, n: int) -> None:
 
 
 def _range(st, lo, hi) -> list:
-    """`range(lo, hi)`, its items charged as new elements (`_elements`, written out here:
-    this and `_join` are the hottest helpers of a big ruleset)."""
-    n = hi - lo
-    if n > 0:
-        st.room -= n
-        if st.room < 0:
-            _out_of_room(st, n)
+    _elements(st, hi - lo)
     return list(range(lo, hi))
 
 
 def _join(st, a, b):
-    """`a + b` of two lists (their items are charged as new elements, as `_range` does), or
-    of two numbers."""
+    """`a + b` of two lists (their items are charged as new elements), or of two numbers."""
     if a.__class__ is list:
-        n = len(a) + len(b)
-        if n > 0:
-            st.room -= n
-            if st.room < 0:
-                _out_of_room(st, n)
+        _elements(st, len(a) + len(b))
     return a + b
 
 
