@@ -388,6 +388,12 @@ def test_fast_locals_holds_a_variable_read_again_unless_it_is_assigned_whole():
     )
     # read twice outside any loop: left alone
     assert fast_locals("def _F_f(st):\n    return st.g[0][1] + st.g[0][2]") is None
+    # the word of a loop in a string is no loop; a `while` is one
+    assert fast_locals("def _F_f(st):\n    return f('for', st.g[0], st.g[0])") is None
+    waits = "def _F_f(st):\n    while st.g[0]:\n        st.left -= 1\n    return 1"
+    assert fast_locals(waits) == (
+        "def _F_f(st):\n    _g0 = st.g[0]\n    while _g0:\n        st.left -= 1\n    return 1"
+    )
     # an entry changed in place keeps the variable's list; the whole replaced does not
     entry = "def _i0_0(st, L):\n    for i in L[1]:\n        st.g[0][i] = st.g[0][2]\n    return 1"
     assert fast_locals(entry) == (

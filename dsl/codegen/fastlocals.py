@@ -26,6 +26,7 @@ explanation reads the Python locals (`interpreter.core.failure`).
 from __future__ import annotations
 
 import ast
+import re
 
 import attrs
 
@@ -36,6 +37,9 @@ STATE_PREFIX = "_g"  # `_g4` holds `st.g[4]`
 # where a slot's uses repeat; elsewhere a load on entry (and a store before each `return`)
 # costs as much as the few uses it saves (bench/playouts.py: Pig and tic-tac-toe got slower)
 _LOOPS = (ast.For, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+# every loop and comprehension has one of these words; a source without them (most blocks
+# and `fn`s) has nothing to hold, and is not parsed (a word in a string only costs the parse)
+_LOOP_WORD = re.compile(r"\b(?:for|while)\b")
 
 # (line, start column, end column, replacement): one change to the source's text
 Edit = tuple[int, int, int | None, str]
@@ -59,6 +63,8 @@ def fast_locals(source: str, at: int = 1) -> str | None:
     one line longer (the loads, before line `at` of the source, by default the first line
     after the `def`; a remembered `fn` loads them after its look-up in the memo); None when
     nothing is worth it."""
+    if _LOOP_WORD.search(source) is None:
+        return None
     func = ast.parse(source).body[0]
     assert isinstance(func, ast.FunctionDef)
     uses = _walk(func)
@@ -169,14 +175,3 @@ def _is_state(node: ast.AST) -> bool:
         and node.value.id == "st"
     )
 
-
-def _slot(node: ast.Subscript) -> int | None:
-    """n, when `node` is `L[n]`."""
-    if (
-        isinstance(node.value, ast.Name)
-        and node.value.id == "L"
-        and isinstance(node.slice, ast.Constant)
-        and type(node.slice.value) is int
-    ):
-        return node.slice.value
-    return None
