@@ -1,7 +1,8 @@
 """The whole front end in one place: text -> parse -> resolve -> check -> compile -> Game.
 
 `compile_text` is where source text is attached to errors; compiling and playing stay separate
-calls, so one compiled Game serves any number of games.
+calls, so one compiled Game serves any number of games. `compile_path` reads a game compiled
+before from the cache on disk when none of its files has changed (dsl/codegen/cache.py).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from dsl.codegen import cache as compiled
 from dsl.codegen.compile import Compiler
 from dsl.errors import CheckProblem, Diagnostic, KnapperError, Span, diag, read_source
 from dsl.semantics.check import Checked, check_program
@@ -84,4 +86,9 @@ def compile_path(name_or_path: str | Path) -> Game:
                 hint=hint,
             )
         )
-    return compile_text(read_source(path), str(path))
+    text = read_source(path)
+    game = compiled.load(str(path), text)  # compiled before, and nothing changed since
+    if game is None:
+        game = compile_text(text, str(path))
+        compiled.store(str(path), text, game)
+    return game

@@ -3,14 +3,15 @@
 `connected(backend, address)` connects to the cluster for the length of a `with` block and
 makes it joblib's backend there, so that `joblib.Parallel` sends its tasks to it: for `dask`, a
 `distributed.Client` of the scheduler at `address` (a local cluster when it is None); for
-`ray`, `ray.init(address)` (a local Ray when it is None). Both come with the extra
-`knapper[scale]`; without it the error says what to install.
+`ray`, `ray.init(address)` (a local Ray when it is None). `send`: what every task needs,
+which a Dask cluster receives once on each worker instead of once in each task. Both come
+with the extra `knapper[scale]`; without it the error says what to install.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import joblib
 
@@ -35,7 +36,7 @@ def _unreachable(backend: str, address: str | None, err: Exception) -> KnapperEr
 
 
 @contextlib.contextmanager
-def connected(backend: str, address: str | None) -> Iterator[int]:
+def connected(backend: str, address: str | None, send: Sequence = ()) -> Iterator[int]:
     """A connection to the cluster of `backend` ("dask" or "ray") while the block runs; it
     gives the number of tasks the cluster runs at once (its worker threads or CPUs)."""
     if backend == "dask":
@@ -53,7 +54,7 @@ def connected(backend: str, address: str | None) -> Iterator[int]:
             )
         except (OSError, TimeoutError, ValueError) as err:
             raise _unreachable("dask", address, err) from None
-        with client, joblib.parallel_config(backend="dask"):
+        with client, joblib.parallel_config(backend="dask", scatter=list(send) or None):
             yield max(1, sum(client.nthreads().values()))
     elif backend == "ray":
         try:

@@ -4,11 +4,14 @@
 dice and agents seeded from its own number, so results do not depend on how games are split
 across workers) and returns a `Summary` of wins per seat, game length and speed. With `trace`,
 every game's steps are written as JSON lines (interpreter/trace.py), in the order of seeds.
+The game is compiled once, here; workers get it packed (dsl/codegen/cache.py) and unpack it
+once each, so they never compile, nor need the ruleset's files.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -16,11 +19,13 @@ from collections.abc import Callable
 import attrs
 from joblib import Parallel, delayed
 
+from dsl.codegen.cache import pack, unpack
 from dsl.errors import KnapperError
 from interpreter.agents import Seating, play_out
 from interpreter.api import load, new_game
 from interpreter.cluster import CLUSTERS, connected
 from interpreter.core.budget import Budget
+from interpreter.core.game import Game
 
 RANDOM = Seating()  # every seat random: one agent seeded with the game's seed
 
@@ -73,13 +78,15 @@ def play_one(
     trace: bool = False,
     budget: Budget | None = None,
     seating: Seating = RANDOM,
+    game: Game | None = None,
 ) -> GameResult:
-    """One seeded game; with `save_final`, its end state is written as a save file in that
-    folder, named `<ruleset>-<players>p-seed<seed>.json`; with `trace`, the result holds the
-    game's trace (and an error raised by the game holds the trace up to it, as `.trace`).
-    `budget`: the work budget of the rules (`new_game`); `seating`: who plays each seat
+    """One seeded game of `game` (by default the ruleset `name`, loaded); with
+    `save_final`, its end state is written as a save file in that folder, named
+    `<ruleset>-<players>p-seed<seed>.json`; with `trace`, the result holds the game's trace
+    (and an error raised by the game holds the trace up to it, as `.trace`). `budget`: the
+    work budget of the rules (`new_game`); `seating`: who plays each seat
     (interpreter/agents: random by default)."""
-    game = load(name)
+    game = game if game is not None else load(name)
     start = time.perf_counter()
     lines: list[bytes] = []
     try:
@@ -124,12 +131,18 @@ def play_one(
     return result
 
 
+@functools.lru_cache(maxsize=2)
+def _unpacked(packed: bytes) -> Game:
+    """The game a worker was sent, unpacked once however many of its batches it plays."""
+    return unpack(packed)
+
+
 def _batch(
-    name, players, seeds, check_invariants, save_final=None, trace=False, budget=None, seating=None
-):
-    seating = seating or RANDOM
+    name, packed, players, seeds, check_invariants, save_final, trace, budget, seating
+) -> list[GameResult]:
+    game = _unpacked(packed)
     return [
-        play_one(name, players, s, check_invariants, save_final, trace, budget, seating)
+        play_one(name, players, s, check_invariants, save_final, trace, budget, seating, game)
         for s in seeds
     ]
 
@@ -174,13 +187,21 @@ def simulate(
     if jobs == 1 and not on_cluster:
         for batch in _batches(seeds, 1):
             for s in batch:  # one at a time, so a game that fails comes after those before
-                keep([play_one(name, n, s, check_invariants, save_final, tracing, budget, seating)])
+                one = play_one(
+                    name, n, s, check_invariants, save_final, tracing, budget, seating, game
+                )
+                keep([one])
             if progress:
                 progress(len(batch))
     else:
         # joblib's default is loky (local processes); "dask" and "ray" run the same batches
         # on a cluster, connected for the length of the run
-        cluster = connected(str(backend), address) if on_cluster else contextlib.nullcontext(jobs)
+        packed = pack(game)  # sent once to each worker of a Dask cluster, with each task else
+        cluster = (
+            connected(str(backend), address, send=[packed])
+            if on_cluster
+            else contextlib.nullcontext(jobs)
+        )
         with cluster as slots:
             # on a cluster, `--jobs 1` means every worker; at least 2, since joblib runs a
             # single job in this process
@@ -192,7 +213,9 @@ def simulate(
                 return_as="list" if backend == "ray" else "generator",
             )
             work = (
-                delayed(_batch)(name, n, b, check_invariants, save_final, tracing, budget, seating)
+                delayed(_batch)(
+                    name, packed, n, b, check_invariants, save_final, tracing, budget, seating
+                )
                 for b in _batches(seeds, tasks)
             )
             for done in runner(work):

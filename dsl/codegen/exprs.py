@@ -170,6 +170,9 @@ class Exprs(Visitor):
         self.typing = typing
         self.env: dict[str, Any] = dict(RUNTIME)
         self.env.update(_R=symbols.rows, _ADJ=symbols.adjacency)
+        # the module the generated functions name as theirs: no module of the process, so a
+        # packed game carries them by value (dsl/codegen/cache.py) without a search for one
+        self.env["__name__"] = "<rules>"
         self.consts: dict[int, str] = {}
         # the rule being compiled, as (name, depth): a `base(...)` call calls depth + 1; and
         # its kind (a condition's `base(...)` passes on `self` and `this`)

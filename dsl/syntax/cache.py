@@ -82,14 +82,25 @@ def store(text: str, path: str, file: ast.File) -> None:
     if entry is None:
         return
     try:
+        data = pickle.dumps(file, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, RecursionError):
+        return
+    write_atomically(entry, data)
+
+
+def write_atomically(entry: Path, data: bytes) -> None:
+    """`data` as the file `entry`, written to a temporary file beside it and renamed into
+    place, so that a reader sees the old entry or the new one whole; an entry that cannot be
+    written is skipped silently (a cache is only ever a shortcut)."""
+    try:
         entry.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as out:
-                pickle.dump(file, out, protocol=pickle.HIGHEST_PROTOCOL)
+                out.write(data)
             os.replace(temporary, entry)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
-    except (OSError, pickle.PicklingError, RecursionError):
+    except OSError:
         return

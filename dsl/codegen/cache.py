@@ -1,0 +1,130 @@
+"""Part of stage 4: compiled games as bytes, kept on disk between runs and sent to workers.
+
+`pack(game)` is a compiled Game as bytes and `unpack(data)` the Game again: a process that
+unpacks a game plays it without compiling, as a worker of a simulation does
+(interpreter/simulate.py). Functions go by value, through cloudpickle; the generated ones
+(those of the namespace `<rules>`, dsl/codegen/exprs.py) as their code object and that one
+namespace, which saves cloudpickle reading each one's bytecode for the names it uses (a
+third of the time for Neanderthal's thousand functions).
+
+`load(path, text)` and `store(path, text, game)` keep compiled rulesets on disk, beside the
+parsed files of dsl/syntax/cache.py and in the same folder (`KNAPPER_CACHE_DIR=off` turns
+both off). An entry is named by the ruleset's path, its text and the compiler (every module
+of `dsl/` and of `interpreter/core/`, and the grammar), so a change to any of them misses
+the old entries. It lists every file the ruleset imports or extends with a digest of its
+text; an entry whose files have changed since is a miss, and the ruleset is compiled again.
+Entries are written whole and renamed into place, as parsed files are, so writers running at
+once never leave a torn one; an entry that cannot be read is a miss.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import marshal
+import pickle
+import types
+from pathlib import Path
+
+import cloudpickle
+
+from dsl.errors import KnapperError, read_source
+from dsl.resources import grammar_text
+from dsl.syntax.cache import folder, write_atomically
+from interpreter.core.game import Game
+
+# what a compiled game depends on besides its files: the compiler and the engine it targets
+_COMPILER_CODE = ("dsl", "interpreter/core")
+
+
+class _Packer(cloudpickle.Pickler):
+    def reducer_override(self, obj):
+        kind = type(obj)
+        if (
+            kind is types.FunctionType
+            and obj.__globals__.get("__name__") == "<rules>"
+            and obj.__closure__ is None
+            and obj.__kwdefaults__ is None
+            and not obj.__dict__
+        ):
+            return types.FunctionType, (
+                obj.__code__,
+                obj.__globals__,
+                obj.__name__,
+                obj.__defaults__,
+            )
+        if kind is types.CodeType:
+            return marshal.loads, (marshal.dumps(obj),)
+        return super().reducer_override(obj)
+
+
+def pack(game: Game) -> bytes:
+    """`game` as bytes, its generated functions included."""
+    out = io.BytesIO()
+    _Packer(out, protocol=pickle.HIGHEST_PROTOCOL).dump(game)
+    return out.getvalue()
+
+
+def unpack(data: bytes) -> Game:
+    """The Game `pack` made `data` of."""
+    game = pickle.loads(data)
+    if not isinstance(game, Game):
+        raise TypeError(f"not a packed game but {type(game).__name__}")
+    return game
+
+
+@functools.cache
+def compiler_digest() -> bytes:
+    """A digest of the grammar and of every module the compiled code comes from or calls."""
+    root = Path(__file__).resolve().parent.parent.parent
+    h = hashlib.sha256(grammar_text().encode())
+    for part in _COMPILER_CODE:
+        for module in sorted((root / part).rglob("*.py")):
+            h.update(str(module.relative_to(root)).encode() + b"\0" + module.read_bytes())
+    return h.digest()
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+def _entry(path: str, text: str) -> Path | None:
+    where = folder()
+    if where is None:
+        return None
+    h = hashlib.sha256(compiler_digest())
+    h.update(path.encode("utf-8", "surrogatepass") + b"\0" + _digest(text))
+    name = h.hexdigest()
+    return where / "compiled" / name[:2] / f"{name[2:]}.pickle"
+
+
+def load(path: str, text: str) -> Game | None:
+    """The game stored for the ruleset `text` read at `path`, if each file it imports or
+    extends still has the text it was compiled from; else None."""
+    entry = _entry(path, text)
+    if entry is None:
+        return None
+    try:
+        files, data = pickle.loads(entry.read_bytes())
+        for name, digest in files:
+            if _digest(read_source(name)) != digest:
+                return None
+        return unpack(data)
+    except (KnapperError, Exception):  # noqa: BLE001 - a damaged or stale entry is a miss
+        return None
+
+
+def store(path: str, text: str, game: Game) -> None:
+    """Keep the compiled `game` of `text` read at `path`; a cache that cannot be written is
+    skipped silently."""
+    entry = _entry(path, text)
+    if entry is None:
+        return
+    sources = getattr(game.program, "sources", None) or {}
+    files = tuple((name, _digest(body)) for name, body in sorted(sources.items()) if name != path)
+    try:
+        data = pickle.dumps((files, pack(game)), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, RecursionError):
+        return
+    write_atomically(entry, data)
