@@ -174,4 +174,3 @@ def _is_state(node: ast.AST) -> bool:
         and isinstance(node.value, ast.Name)
         and node.value.id == "st"
     )
-
