@@ -458,6 +458,7 @@ def test_a_remembered_fn_forgets_when_what_it_reads_changes():
     then), and the game is the one plain code plays."""
     fns = _fn_sources(REMEMBERED)
     assert "st.memo.get(" in fns["in_deck"] and "st.memo.get(" in fns["pile_size"]
+    assert _game(REMEMBERED).remembers and not _game(REMEMBERED, remember=False).remembers
     for game in (_game(REMEMBERED), _game(REMEMBERED, remember=False)):
         state = start(game, 2, rng.seed_state(1))
         assert state.memo is NO_MEMO  # outside `run`, the memo keeps nothing

@@ -277,6 +277,7 @@ class Compiler:
             program=self.program,
             copy_vars=copy_vars,
             inlined=self.exprs.inlined_fns(),
+            remembers=bool(self.remembered),
             standing=self.env["_STANDING"],
             options=self.env["_OPTIONS"],
             deferred=defer,

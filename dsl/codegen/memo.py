@@ -7,9 +7,10 @@ decisions (who stands on a place, what a row grants), so the generated code reme
 
 - a remembered `fn` looks its arguments up in `st.memo` first, and stores what it works out
   there (`wrap`);
-- the engine gives a state a fresh memo each time `run` starts and takes it away when `run`
-  stops (`interpreter.core.state.NO_MEMO` keeps nothing): a value read from outside the
-  engine, or after a front-end changed the state, is always worked out afresh;
+- the engine gives a state a fresh memo each time `run` starts (where some `fn` of the
+  game remembers: `Game.remembers`) and takes it away when `run` stops
+  (`interpreter.core.state.NO_MEMO` keeps nothing): a value read from outside the engine,
+  or after a front-end changed the state, is always worked out afresh;
 - a statement that writes state some remembered `fn` reads is followed by `st.memo.clear()`
   (`Lowerer.block`), and so is the start of a round (`round_number`).
 

@@ -197,6 +197,8 @@ class Game:
     # the `fn`s whose body generated code may hold in place of a call (dsl/codegen/exprs.py,
     # `Exprs.inlined`): a failure in one has no frame of its own (interpreter/core/failure.py)
     inlined: frozenset[str] = attrs.field(default=frozenset(), eq=False, repr=False)
+    # whether some `fn` remembers its calls (dsl/codegen/memo.py): else a run needs no memo
+    remembers: bool = attrs.field(default=False, eq=False, repr=False)
     # by player count, the state after a setup that rolls no die, before any seed is set
     # (`interpreter.api.new_game` starts each game from a copy of it); each Game has its own,
     # an `attrs.evolve`d copy too (a coverage probe's game runs other code)

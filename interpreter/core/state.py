@@ -228,7 +228,7 @@ class State:
         # taken then (`_go_back` plays the game again from there); None until that option
         self.origin: tuple[State, int] | None = None
         # the values of remembered `fn` calls (dsl/codegen/memo.py): a dict only while `run`
-        # runs, nothing kept outside it
+        # runs (in a game where some `fn` remembers), nothing kept outside it
         self.memo: dict = NO_MEMO
 
     # ------------------------------------------------------------------ the contract
@@ -698,7 +698,8 @@ def run(state: State, slot: int = -1, option: Any = None) -> None:
         L[slot] = option
     code = code_of[fr[0]]
     pc = fr[1]
-    state.memo = {}
+    if state.game.remembers:
+        state.memo = {}
     try:
         while True:
             nxt = code[pc](state, L)
