@@ -1,7 +1,8 @@
 """Benchmark: simulations on a local Dask cluster, by number of workers.
 
-Plays the same seeded games with `--jobs 1` in this process, then on a `distributed`
-LocalCluster of 2 worker processes (one thread each), and reports games per second (wall
+Plays the same seeded games with `--jobs 1` in this process, then with `--jobs 2` on local
+processes (joblib's loky), then on a `distributed` LocalCluster of 2 worker processes (one
+thread each, its scheduler in this process), and reports games per second (wall
 time, since the work is in other processes; the CPU time of this process beside it), the
 parallel efficiency against the run in this process (its time over the cluster's time the
 number of workers), and the memory each worker holds at the end. Every run must give the
@@ -48,6 +49,18 @@ def run(ruleset: str, games: int, workers: list[int]) -> dict:
         }
     )
     for n in workers:
+        simulate(ruleset, min(games, 8 * n), jobs=n)  # the processes started, the game sent
+        cpu, wall = time.process_time(), time.perf_counter()
+        _, local = simulate(ruleset, games, jobs=n)
+        assert _games(local) == _games(alone), "the local processes played other games"
+        rows.append(
+            {
+                "where": f"--jobs {n} (local processes)",
+                "workers": n,
+                "wall_s": time.perf_counter() - wall,
+                "cpu_s": time.process_time() - cpu,
+            }
+        )
         with distributed.LocalCluster(
             n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster:
@@ -69,7 +82,7 @@ def run(ruleset: str, games: int, workers: list[int]) -> dict:
         )
     for row in rows:
         row["games_per_s"] = games / row["wall_s"]
-        if row["where"].startswith("dask"):
+        if row["workers"] > 1:
             row["efficiency"] = rows[0]["wall_s"] / (row["wall_s"] * row["workers"])
     return {"environment": environment(), "ruleset": ruleset, "games": games, "results": rows}
 
