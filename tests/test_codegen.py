@@ -588,6 +588,35 @@ def test_a_range_inside_a_key_s_values_indexes_without_a_table_and_one_outside_i
     assert err.value.code == "K401"
 
 
+WALKED = """
+ruleset "walked"
+players 2
+param lines: list of list of int = [[3, 4], [7, 5]]
+param wide: list of list of int = [[3, 8], [4]]
+var at[3..7]: int = 0
+fn firsts(): list of int = [at[l[0]] for l in lines]
+fn seconds(): list of int = [at[l[1]] for l in wide]
+round max 2 {
+  at[7] = 5
+  let picked = choose player(1) from firsts()
+  at[3] = picked + len(seconds())
+}
+"""
+
+
+def test_the_items_of_a_param_inside_a_key_s_values_index_without_a_table():
+    """`l[0]` of each of `lines` is 3 or 7, keys of `at`: no table. `wide` has an 8, and a
+    list too short for `l[1]`: the table stays, and refuses the 8 (K401)."""
+    game = _game(WALKED)
+    assert "_m" not in _fn_sources(WALKED)["firsts"]
+    assert "_m" in _fn_sources(WALKED)["seconds"]
+    state = start(game, 2, rng.seed_state(1))
+    assert state.pending[1] == [0, 5]
+    with pytest.raises(RulesetRuntimeError) as err:
+        state.apply(5)
+    assert err.value.code == "K401"
+
+
 # ---------------------------------------------------------------------- loops in a block
 LOOPING = """
 ruleset "looping"

@@ -115,6 +115,29 @@ def _written_range(e) -> tuple[int, int] | None:
     return None
 
 
+def _known_values(e, scope: Scope):
+    """Every value `e` can have, when the rules' text says them: a comprehension's name
+    walking a written `range` or a `param`'s list, or the item `n` (a written number) of
+    such a name whose every item is a list longer than `n`; else None."""
+    if isinstance(e, ast.NameRef):
+        ends = scope.ranges.get(e.name)
+        if ends is not None:
+            return range(*ends)
+        return scope.walks.get(e.name)
+    if (
+        isinstance(e, ast.IndexGet)
+        and isinstance(e.obj, ast.NameRef)
+        and len(e.indices) == 1
+        and isinstance(e.indices[0], ast.IntLit)
+    ):
+        items = scope.walks.get(e.obj.name)
+        n = e.indices[0].value
+        if items is not None and n >= 0 and all(isinstance(i, (list, tuple)) for i in items):
+            if all(len(i) > n for i in items):
+                return [i[n] for i in items]
+    return None
+
+
 def fn_name(name: str, depth: int) -> str:
     """The Python name of a derived value in generated code: `_F_name`, and `_F<depth>_name`
     for a rule replaced and called with `base(...)` (no ruleset name can make either)."""
@@ -129,6 +152,8 @@ class Scope:
         self.where: dict[str, str] = {}
         # the comprehension names that walk a `range` written in the rules: its two ends
         self.ranges: dict[str, tuple[int, int]] = {}
+        # the comprehension names that walk a `param`'s list: its items
+        self.walks: dict[str, tuple] = {}
         for name in params:
             if python_params:
                 self.where[name] = f"v_{name}"
@@ -153,6 +178,7 @@ class Scope:
         child.names = self.names
         child.where = dict(self.where)
         child.ranges = {name: ends for name, ends in self.ranges.items() if name not in bound}
+        child.walks = {name: items for name, items in self.walks.items() if name not in bound}
         for name in bound:
             child.where[name] = f"v_{name}"
         return child
@@ -246,15 +272,23 @@ class Exprs(Visitor):
     def _position(self, key, index, scope: Scope) -> str:
         """Python source for where `index` lies among the values of `key`: looked up in a
         table of them, which also refuses a value that is not one (K401); or, for a number
-        that a comprehension walking a `range` inside those values holds, worked out."""
+        whose every value is known and inside those values (`_known_values`), worked out."""
         domain = self.sym.domain(key)
-        ends = scope.ranges.get(index.name) if isinstance(index, ast.NameRef) else None
-        if ends is not None and domain and domain == tuple(range(domain[0], domain[-1] + 1)):
-            lo, hi = ends
-            if hi <= lo or domain[0] <= lo and hi - 1 <= domain[-1]:
+        values = _known_values(index, scope)
+        if values is not None and domain and domain == tuple(range(domain[0], domain[-1] + 1)):
+            if all(type(v) is int and domain[0] <= v <= domain[-1] for v in values):
                 name = self.x(index, scope)
                 return name if domain[0] == 0 else f"({name} - {domain[0]})"
         return f"{self.const(self.sym.domain_index(key), 'm')}[{self.x(index, scope)}]"
+
+    def _param_items(self, e, scope: Scope) -> tuple | None:
+        """The items of the list `e`, when it names a `param` (a constant of the ruleset)."""
+        if not isinstance(e, ast.NameRef) or e.name in scope.where:
+            return None
+        if self.sym.kind.get(e.name) != "param":
+            return None
+        value = self.sym.constant(e.name)
+        return tuple(value) if isinstance(value, (list, tuple)) else None
 
     def pool_cells(self, t: ast.Target, scope: Scope) -> str:
         """A pool named by all its keys but its kind (`has[p]`), for `spend` and `affordable`:
@@ -343,10 +377,13 @@ class Exprs(Visitor):
                 iter_src = self.walked(comp.iter, inner)
             finally:
                 self.walking -= 1
+            items = self._param_items(comp.iter, inner)  # before the name is bound
             inner = inner.inner([comp.name])
             ends = _written_range(comp.iter)
             if ends is not None:
                 inner.ranges[comp.name] = ends
+            if items is not None:
+                inner.walks[comp.name] = items
             # one `for` makes at most one item per item of a list that exists already; the
             # next ones multiply, so each of their turns is a step of the work budget
             if n:
