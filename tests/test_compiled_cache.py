@@ -42,11 +42,25 @@ def test_an_unpacked_game_plays_as_the_game_compiled(games, name) -> None:
             assert _moves(again, players, seed) == _moves(game, players, seed)
 
 
-def test_unpacking_what_is_no_game_is_refused() -> None:
+def test_unpacking_what_is_no_game_is_refused_with_k472(games, monkeypatch) -> None:
     import pickle
 
-    with pytest.raises(TypeError, match="not a packed game"):
-        cache.unpack(pickle.dumps([1, 2]))
+    from dsl.errors import KnapperError
+
+    packed = cache.pack(games("pig"))
+    header = len(cache._header())  # the mark and the packer's digest
+    for data, why in [
+        (pickle.dumps([1, 2]), "not a packed game"),
+        (packed[:header] + pickle.dumps([1, 2]), "not a packed game"),
+        (packed[: header + 40], "cannot be read"),
+    ]:
+        with pytest.raises(KnapperError, match=why) as err:
+            cache.unpack(data)
+        assert err.value.code == "K472"
+    monkeypatch.setattr(cache, "compiler_digest", lambda: b"another Knapper or Python" * 2)
+    with pytest.raises(KnapperError, match="another version") as err:
+        cache.unpack(packed)
+    assert err.value.code == "K472"
 
 
 @pytest.fixture

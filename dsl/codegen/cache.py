@@ -32,7 +32,7 @@ from pathlib import Path
 
 import cloudpickle
 
-from dsl.errors import read_source
+from dsl.errors import KnapperError, Span, diag, read_source
 from dsl.resources import grammar_text
 from dsl.syntax.cache import folder, write_atomically
 from interpreter.core.game import Game
@@ -62,19 +62,44 @@ class _Packer(cloudpickle.Pickler):
         return super().reducer_override(obj)
 
 
+_MARK = b"knapper game\0"
+
+
+def _header() -> bytes:
+    """What begins a packed game: a mark, and the digest of the compiler and of the Python
+    that packed it (`compiler_digest`), which must be those of the process unpacking it."""
+    return _MARK + compiler_digest()[:16]
+
+
 def pack(game: Game) -> bytes:
     """`game` as bytes, its generated functions included."""
     out = io.BytesIO()
+    out.write(_header())
     _Packer(out, protocol=pickle.HIGHEST_PROTOCOL).dump(game)
     return out.getvalue()
 
 
-def unpack(data: bytes) -> Game:
-    """The Game `pack` made `data` of."""
-    game = pickle.loads(data)
+def unpack(data: bytes, where: str = "<packed game>") -> Game:
+    """The Game `pack` made `data` of; K472 when `data` is not one, or was packed by
+    another Knapper or Python version. Unpack only what your own processes packed: the
+    bytes are a pickle."""
+    header = _header()
+    if not isinstance(data, bytes) or not data.startswith(_MARK):
+        raise _refused("the data is not a packed game", where)
+    if not data.startswith(header):
+        raise _refused("the game was packed by another version of Knapper or of Python", where)
+    try:
+        game = pickle.loads(memoryview(data)[len(header) :])
+    except Exception as err:  # noqa: BLE001 - whatever broke, the bytes are no game
+        raise _refused(f"the packed game cannot be read ({type(err).__name__})", where) from None
     if not isinstance(game, Game):
-        raise TypeError(f"not a packed game but {type(game).__name__}")
+        raise _refused("the data is not a packed game", where)
     return game
+
+
+def _refused(message: str, where: str) -> KnapperError:
+    hint = "pack the game again with this Knapper (dsl.codegen.cache.pack)"
+    return KnapperError(diag("K472", message, Span(where, 0, 0, 0, 0), hint=hint))
 
 
 @functools.cache
