@@ -42,6 +42,18 @@ def test_an_unpacked_game_plays_as_the_game_compiled(games, name) -> None:
             assert _moves(again, players, seed) == _moves(game, players, seed)
 
 
+def test_a_game_packs_while_a_built_in_is_replaced(monkeypatch) -> None:
+    """A test, a debugger or a cluster's client may replace `print` for a while: a game just
+    compiled still packs (it names Python's built-ins as the module, not item by item)."""
+    import builtins
+
+    from dsl.pipeline import compile_text
+
+    game = compile_text(PIG.read_text(encoding="utf-8"), str(PIG))
+    monkeypatch.setattr(builtins, "print", lambda *args, **kwargs: None)
+    assert _moves(cache.unpack(cache.pack(game)), 2, 0) == _moves(game, 2, 0)
+
+
 def test_unpacking_what_is_no_game_is_refused_with_k472(games, monkeypatch) -> None:
     import pickle
 

@@ -9,6 +9,7 @@ instructions. Every value that is not a plain literal enters the generated code 
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections import deque
 from typing import Any
@@ -199,6 +200,10 @@ class Exprs(Visitor):
         # the module the generated functions name as theirs: no module of the process, so a
         # packed game carries them by value (dsl/codegen/cache.py) without a search for one
         self.env["__name__"] = "<rules>"
+        # Python's built-ins as the module, which a packed game names, never as the module's
+        # dict, whose every entry it would carry (and could not, were one replaced for a
+        # while, as a test or a debugger may replace `print`)
+        self.env["__builtins__"] = builtins
         self.consts: dict[int, str] = {}
         # the rule being compiled, as (name, depth): a `base(...)` call calls depth + 1; and
         # its kind (a condition's `base(...)` passes on `self` and `this`)
