@@ -8,11 +8,14 @@ engine finds the failing statement from the traceback's line: `interpreter.core.
 
 **Tails.** A block whose last line would send the engine to a short block (`TAIL_LINES`)
 runs a copy of that block's code in its place: one call and one turn of the engine's loop
-fewer, on the hot paths of every playout (a decision, a loop's next turn). A copied decision
-suspends with the position its original resumes at (`SUSPENDED - (t + 1)`), so positions,
-saves and the lines' statements are the same as without it; a block that ends in a call is
-never copied (the engine resumes the caller after the block that called). Not with
-`fuse=False`.
+fewer, on the hot paths of every playout (a decision, a loop's next turn). When the copy's
+own last line goes to another short block, that one is copied after it, and so on, while
+the copies come to `TAIL_LINES` lines in all and none is copied twice (a loop's next turn
+that sets up a player's turn and asks the player: one call where there were three). A
+copied decision suspends with the position its original resumes at (`SUSPENDED - (t + 1)`),
+so positions, saves and the lines' statements are the same as without it; a block that ends
+in a call is never copied (the engine resumes the caller after the block that called). Not
+with `fuse=False`.
 
 **Loops in a block.** A block that goes back to itself (a loop's next turn whose body is a
 test that most turns fail, before a call: "for each player, if ..., perform ...") runs its
@@ -61,8 +64,9 @@ class Emitted:
     sources: tuple[str, ...]  # one per block: the whole `def`
     spans: tuple[Span, ...]  # per block: its last instruction's statement
     line_spans: tuple[tuple[Span, ...], ...]  # per block: the statement of each body line
-    # per block: (the body line where a copy of another block begins, that block), or None
-    tails: tuple[tuple[int, int] | None, ...] = ()
+    # per block: each copy of another block it ends with, as (the body line where the copy
+    # begins, that block), in order
+    tails: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) -> Emitted:
@@ -73,29 +77,34 @@ def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) ->
         for pc in range(len(linked.blocks))
     ]
     functions, sources, spans, line_spans = [], [], [], []
-    tails: list[tuple[int, int] | None] = []
+    tails: list[tuple[tuple[int, int], ...]] = []
     for pc, block in enumerate(linked.blocks):
         host = pc if linked.fused else None
         lines, lines_at = own[pc]
         last = code[block[-1]]
-        tail = _tail(linked, pc, own)
-        copied: tuple[int, int] | None = None
-        if tail is not None:
-            # the last line goes to block `tail`: its code runs here instead
-            copied = (len(lines) - 1, tail)
+        copies: list[tuple[int, int]] = []  # (the line a copy begins at, its block)
+        tail, room = _tail(linked, pc, own), TAIL_LINES
+        while tail is not None and tail != pc and tail not in dict(copies).values():
             again, again_at = _block_lines(linked, tail, nlocals, host)
+            if len(again) > room:
+                break
+            # the last line goes to block `tail`: its code runs here instead
+            copies.append((len(lines) - 1, tail))
             lines, lines_at = lines[:-1] + again, lines_at[:-1] + again_at
-        if host is not None and pc in _exits(linked, pc, tail):
+            room -= len(again)
+            tail = _tail(linked, tail, own)
+        chain = [block for _line, block in copies]
+        if host is not None and pc in _exits(linked, pc, chain):
             lines = ["    while True:"] + ["    " + line for line in lines]
             lines_at = [lines_at[0], *lines_at]
-            copied = None if copied is None else (copied[0] + 1, copied[1])
+            copies = [(line + 1, block) for line, block in copies]
         name = f"_i{index}_{pc}"
         source = f"def {name}(st, L):\n" + "\n".join(lines)
         fast = fast_locals(source) if linked.fused else None
         if fast is not None:  # one line more, first: it loads the locals for the body
             source, lines_at = fast, [lines_at[0], *lines_at]
-            copied = None if copied is None else (copied[0] + 1, copied[1])
-        tails.append(copied)
+            copies = [(line + 1, block) for line, block in copies]
+        tails.append(tuple(copies))
         python(source, env, "exec")
         functions.append(env.pop(name))
         sources.append(source)
@@ -129,10 +138,10 @@ def _go(target: int, host: int | None) -> str:
     return "continue" if target == host else f"return {target}"
 
 
-def _exits(linked: Linked, pc: int, tail: int | None) -> set[int]:
-    """The blocks the function of block `pc` may go to (with its tail's code in it)."""
+def _exits(linked: Linked, pc: int, tails: list[int]) -> set[int]:
+    """The blocks the function of block `pc` may go to (with its tails' code in it)."""
     out: set[int] = set()
-    for block in (pc, tail) if tail is not None else (pc,):
+    for block in (pc, *tails):
         for i in linked.blocks[block]:
             instr = linked.proc.code[i]
             if isinstance(instr, Jump):

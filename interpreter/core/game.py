@@ -63,9 +63,10 @@ class ProcInfo:
     local_names: tuple[str, ...]
     line_spans: tuple[tuple[Span, ...], ...] = ()  # per instruction, the span of each code line
     blocks: tuple[BlockInfo, ...] = ()  # per instruction: the IR it runs and its source
-    # per instruction: where the copy of another instruction it ends with begins (its body
-    # line, from 0) and which instruction that is, or None (dsl/codegen/emit.py, "Tails")
-    tails: tuple[tuple[int, int] | None, ...] = ()
+    # per instruction: the copies of other instructions it ends with, in order, each as the
+    # body line it begins at (from 0) and which instruction it is (dsl/codegen/emit.py,
+    # "Tails"); a copy runs to the next one, the last to the end
+    tails: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 @attrs.frozen

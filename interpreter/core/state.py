@@ -821,8 +821,10 @@ def _failed_at(state: State, proc: int, pc: int, err: Exception) -> tuple[int, S
             line = tb.tb_lineno
         tb = tb.tb_next
     if line is not None and pc < len(info.line_spans) and 2 <= line <= len(info.line_spans[pc]) + 1:
-        copied = info.tails[pc] if pc < len(info.tails) else None
-        at = copied[1] if copied is not None and line - 2 >= copied[0] else pc
+        at = pc
+        for start, block in info.tails[pc] if pc < len(info.tails) else ():
+            if line - 2 >= start:
+                at = block
         return at, info.line_spans[pc][line - 2]
     return pc, info.spans[pc]
 
