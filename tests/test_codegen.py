@@ -653,3 +653,41 @@ def test_a_block_that_goes_back_to_itself_loops_in_python_and_plays_as_the_plain
                 a.apply(option)
                 b.apply(option)
             assert a.g == b.g and a.winners == b.winners and a.decisions == b.decisions
+
+
+# ---------------------------------------------------------------------- tails that go on
+CHAINED = """
+ruleset "chained"
+players 2
+var cell[0..3]: int = 0
+var turns: int = 0
+round max 10 {
+  for p in players {
+    turns += 1
+    cell[turns] += 1
+    let a = choose p from ["x", "y"] as "a letter"
+  }
+}
+"""
+
+
+def test_a_tail_s_own_tail_is_copied_and_a_fault_in_it_is_placed_at_its_statement():
+    """The loop's next turn copies the turn's set-up and the decision after it (two copies
+    in one block); the fourth turn's `cell[turns]` is no key of `cell`, and the error names
+    that statement, as the plain code's does, with the game put back as it was."""
+    fast, plain = _game(CHAINED), _game(CHAINED, fuse=False)
+    assert any(len(copies) >= 2 for info in fast.procs for copies in info.tails)
+    assert not any(copies for info in plain.procs for copies in info.tails)
+    found = []
+    for game in (fast, plain):
+        state = start(game, 2, rng.seed_state(0))
+        for _ in range(2):  # turns 1 to 3 (the first is before any decision)
+            state.apply("x")
+        before = state.get("cell")
+        with pytest.raises(RulesetRuntimeError) as err:
+            state.apply("y")
+        assert state.get("cell") == before and state.pending is not None
+        diagnostic = err.value.diagnostics[0]
+        found.append((diagnostic.code, diagnostic.message, diagnostic.span.line))
+    assert found[0] == found[1]
+    assert found[0][0] == "K401" and found[0][2] == 9  # `cell[turns] += 1`
