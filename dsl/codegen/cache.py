@@ -32,6 +32,7 @@ from pathlib import Path
 
 import cloudpickle
 
+from dsl.codegen.exprs import intern_texts
 from dsl.errors import KnapperError, Span, diag, read_source
 from dsl.resources import grammar_text
 from dsl.syntax.cache import folder, write_atomically
@@ -94,6 +95,9 @@ def unpack(data: bytes, where: str = "<packed game>") -> Game:
         raise _refused(f"the packed game cannot be read ({type(err).__name__})", where) from None
     if not isinstance(game, Game):
         raise _refused("the data is not a packed game", where)
+    for procedure in game.code[:1]:
+        for function in procedure[:1]:  # every generated function shares one namespace
+            intern_texts(function.__globals__)
     return game
 
 

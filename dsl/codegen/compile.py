@@ -27,7 +27,7 @@ import attrs
 from dsl.codegen import memo
 from dsl.codegen.emit import emit
 from dsl.codegen.emit import python as _python
-from dsl.codegen.exprs import Exprs, Scope, all_pairs_distance, fn_name  # noqa: F401 - importable from here
+from dsl.codegen.exprs import Exprs, Scope, all_pairs_distance, fn_name, intern_texts  # noqa: F401 - importable from here
 from dsl.codegen.fastlocals import fast_locals
 from dsl.codegen.ir import ProcIR
 from dsl.codegen.link import link
@@ -238,6 +238,7 @@ class Compiler:
             NoteInfo(n.kind, n.name, n.text, n.cite, n.span, n.also)
             for n in self.program.get(ast.Note)
         )
+        intern_texts(self.env)
         players = self.program.one(ast.Players)
         assert players is not None, "the checker refuses a ruleset without `players` (K215)"
         bound = self.program.one(ast.Bound)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import re
+import sys
 from collections import deque
 from typing import Any
 
@@ -137,6 +138,35 @@ def _known_values(e, scope: Scope):
             if all(len(i) > n for i in items):
                 return [i[n] for i in items]
     return None
+
+
+def intern_texts(namespace: dict) -> None:
+    """The texts in the constants of generated code made Python's own interned strings,
+    like the texts written in the code itself: two texts that are one object compare
+    without reading their characters, so a row's name from a table and the same name from
+    the code meet at once (Aurignac: 1 % fewer instructions per game, bench/instructions.py).
+    Done once the namespace is complete (`Compiler.compile`), and again when a packed game
+    is read back (`dsl.codegen.cache.unpack`: pickle does not intern)."""
+    for name, value in list(namespace.items()):
+        if name.startswith("_") and not callable(value):
+            namespace[name] = _interned(value)
+
+
+def _interned(value):
+    kind = type(value)
+    if kind is str:
+        return sys.intern(value)
+    if kind is list:
+        value[:] = [_interned(item) for item in value]
+    elif kind is dict:
+        items = [(_interned(k), _interned(v)) for k, v in value.items()]
+        value.clear()
+        value.update(items)
+    elif kind is tuple:
+        return tuple(_interned(item) for item in value)
+    elif kind is frozenset:
+        return frozenset(_interned(item) for item in value)
+    return value
 
 
 def fn_name(name: str, depth: int) -> str:
