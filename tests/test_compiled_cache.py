@@ -194,3 +194,35 @@ def test_a_worker_plays_the_game_it_is_sent_without_its_files(variant) -> None:
     assert [(r.seed, r.winners, r.decisions) for r in sent] == [
         (r.seed, r.winners, r.decisions) for r in alone
     ]
+
+
+def _texts(value, found: list[str]) -> list[str]:
+    if isinstance(value, str):
+        found.append(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _texts(key, found)
+            _texts(item, found)
+    elif isinstance(value, (list, tuple, frozenset)):
+        for item in value:
+            _texts(item, found)
+    return found
+
+
+def test_the_texts_of_generated_code_s_constants_are_interned_unpacked_too(games) -> None:
+    """Rows, positions and constants: each text is Python's interned one, in the game
+    compiled and in the game unpacked, so a name from a table is the same object as the
+    same name written in the code."""
+    import sys
+
+    compiled = games("cro-magnon")
+    for game in (compiled, cache.unpack(cache.pack(compiled))):
+        namespace = game.code[0][0].__globals__
+        texts = [
+            text
+            for name, value in namespace.items()
+            if name.startswith("_") and not callable(value)
+            for text in _texts(value, [])
+        ]
+        assert len(texts) > 100
+        assert all(sys.intern(text) is text for text in texts)
