@@ -5,7 +5,7 @@ unpacks a game plays it without compiling, as a worker of a simulation does
 (interpreter/simulate.py). Functions go by value, through cloudpickle; the generated ones
 (those of the namespace `<rules>`, dsl/codegen/exprs.py) as their code object and that one
 namespace, which saves cloudpickle reading each one's bytecode for the names it uses (two
-thirds of the time of packing Neanderthal's thousand functions). The bytes are read back by
+thirds of the time of packing a ruleset of a thousand functions). The bytes are read back by
 the same Python version only, as code objects are.
 
 `load(path, text)` and `store(path, text, game)` keep compiled rulesets on disk, beside the
@@ -95,9 +95,8 @@ def unpack(data: bytes, where: str = "<packed game>") -> Game:
         raise _refused(f"the packed game cannot be read ({type(err).__name__})", where) from None
     if not isinstance(game, Game):
         raise _refused("the data is not a packed game", where)
-    for procedure in game.code[:1]:
-        for function in procedure[:1]:  # every generated function shares one namespace
-            intern_texts(function.__globals__)
+    if game.code and game.code[0]:  # every generated function shares one namespace
+        intern_texts(game.code[0][0].__globals__)
     return game
 
 

@@ -83,17 +83,18 @@ def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) ->
         lines, lines_at = own[pc]
         last = code[block[-1]]
         copies: list[tuple[int, int]] = []  # (the line a copy begins at, its block)
+        chain: list[int] = []  # the blocks copied, in order
         tail, room = _tail(linked, pc, own), TAIL_LINES
-        while tail is not None and tail != pc and tail not in dict(copies).values():
+        while tail is not None and tail != pc and tail not in chain:
             again, again_at = _block_lines(linked, tail, nlocals, host)
             if len(again) > room:
                 break
             # the last line goes to block `tail`: its code runs here instead
             copies.append((len(lines) - 1, tail))
+            chain.append(tail)
             lines, lines_at = lines[:-1] + again, lines_at[:-1] + again_at
             room -= len(again)
             tail = _tail(linked, tail, own)
-        chain = [block for _line, block in copies]
         if host is not None and pc in _exits(linked, pc, chain):
             lines = ["    while True:"] + ["    " + line for line in lines]
             lines_at = [lines_at[0], *lines_at]

@@ -144,7 +144,8 @@ def intern_texts(namespace: dict) -> None:
     """The texts in the constants of generated code made Python's own interned strings,
     like the texts written in the code itself: two texts that are one object compare
     without reading their characters, so a row's name from a table and the same name from
-    the code meet at once (Aurignac: 1 % fewer instructions per game, bench/instructions.py).
+    the code meet at once (about 1 % fewer instructions per game where rows are many,
+    bench/instructions.py).
     Done once the namespace is complete (`Compiler.compile`), and again when a packed game
     is read back (`dsl.codegen.cache.unpack`: pickle does not intern)."""
     for name, value in list(namespace.items()):
