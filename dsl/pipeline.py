@@ -2,7 +2,8 @@
 
 `compile_text` is where source text is attached to errors; compiling and playing stay separate
 calls, so one compiled Game serves any number of games. `compile_path` reads a game compiled
-before from the cache on disk when none of its files has changed (dsl/codegen/cache.py).
+before from the cache on disk when none of its files has changed (dsl/codegen/cache.py);
+`pack_ruleset` gives a compiled game as bytes, those on disk when they are its own.
 """
 
 from __future__ import annotations
@@ -92,3 +93,15 @@ def compile_path(name_or_path: str | Path) -> Game:
         game = compile_text(text, str(path))
         compiled.store(str(path), text, game)
     return game
+
+
+def pack_ruleset(name_or_path: str | Path, game: Game) -> bytes:
+    """`game`, compiled from the ruleset `name_or_path`, as bytes (`dsl.codegen.cache.pack`):
+    the bytes kept on disk when the cache holds this very game (the same fingerprint),
+    which saves packing it again (0.2 s for the largest bundled ruleset), else packed now."""
+    path = find_ruleset(str(name_or_path))
+    if path is not None:
+        kept = compiled.packed(str(path), read_source(path), game.fingerprint)
+        if kept is not None:
+            return kept
+    return compiled.pack(game)

@@ -19,8 +19,9 @@ from collections.abc import Callable
 import attrs
 from joblib import Parallel, delayed
 
-from dsl.codegen.cache import pack, unpack
+from dsl.codegen.cache import unpack
 from dsl.errors import KnapperError
+from dsl.pipeline import pack_ruleset
 from interpreter.agents import Seating, play_out
 from interpreter.api import load, new_game
 from interpreter.cluster import CLUSTERS, connected
@@ -196,7 +197,8 @@ def simulate(
     else:
         # joblib's default is loky (local processes); "dask" and "ray" run the same batches
         # on a cluster, connected for the length of the run
-        packed = pack(game)  # sent once to each worker of a Dask cluster, with each task else
+        # sent once to each worker of a Dask cluster, with each task else
+        packed = pack_ruleset(name, game)
         cluster = (
             connected(str(backend), address, send=[packed])
             if on_cluster

@@ -181,6 +181,27 @@ def test_writers_at_once_leave_a_whole_entry(cache_dir, variant) -> None:
     assert game is not None and game.params == {"target": 50}
 
 
+def test_a_game_read_from_disk_is_sent_as_the_bytes_kept(cache_dir, variant, monkeypatch) -> None:
+    """`pack_ruleset` gives the entry's own bytes for the game it holds, without packing
+    again; for a game of other sources (another fingerprint) it packs that game."""
+    import attrs
+
+    from dsl.pipeline import pack_ruleset
+
+    game = compile_path(variant)
+    text = variant.read_text(encoding="utf-8")
+    kept = cache.packed(str(variant), text, game.fingerprint)
+    assert kept is not None and cache.unpack(kept).fingerprint == game.fingerprint
+    assert cache.packed(str(variant), text, "another game") is None
+    packs: list[str] = []
+    pack = cache.pack
+    monkeypatch.setattr(cache, "pack", lambda g: packs.append(g.fingerprint) or pack(g))
+    assert pack_ruleset(variant, game) == kept and packs == []
+    other = attrs.evolve(game, fingerprint="other")
+    assert cache.unpack(pack_ruleset(variant, other)).fingerprint == "other"
+    assert packs == ["other"]
+
+
 def test_a_worker_plays_the_game_it_is_sent_without_its_files(variant) -> None:
     """A simulation's batch plays from the packed game alone: the ruleset's folder may be
     gone (a cluster's worker need not have it), and the games are those of one process."""

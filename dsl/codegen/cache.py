@@ -8,7 +8,8 @@ namespace, which saves cloudpickle reading each one's bytecode for the names it 
 thirds of the time of packing a ruleset of a thousand functions). The bytes are read back by
 the same Python version only, as code objects are.
 
-`load(path, text)` and `store(path, text, game)` keep compiled rulesets on disk, beside the
+`load(path, text)` and `store(path, text, game)` keep compiled rulesets on disk (and
+`packed(path, text, fingerprint)` reads an entry's bytes as they are, for sending), beside the
 parsed files of dsl/syntax/cache.py and in the same folder (`KNAPPER_CACHE_DIR=off` turns
 both off). An entry is named by the ruleset's path, its text and the compiler (every module
 of `dsl/` and of `interpreter/core/`, the grammar, Python's bytecode and cloudpickle's
@@ -136,17 +137,39 @@ def _entry(path: str, text: str) -> Path | None:
 def load(path: str, text: str) -> Game | None:
     """The game stored for the ruleset `text` read at `path`, if each file it imports or
     extends still has the text it was compiled from; else None."""
+    found = _stored(path, text)
+    if found is None:
+        return None
+    try:
+        return unpack(found[1])
+    except Exception:  # noqa: BLE001 - a damaged entry is a miss
+        return None
+
+
+def packed(path: str, text: str, fingerprint: str) -> bytes | None:
+    """What `pack` makes of the game stored for `text` at `path`, read as it was stored
+    (without unpacking or packing it again), if that game is the one of `fingerprint`
+    (`Game.fingerprint`: of the same sources); else None."""
+    found = _stored(path, text)
+    return found[1] if found is not None and found[0] == fingerprint else None
+
+
+def _stored(path: str, text: str) -> tuple[str, bytes] | None:
+    """The fingerprint and the packed bytes of the entry for `text` at `path`, if every file
+    it lists still has the text it was compiled from."""
     entry = _entry(path, text)
     if entry is None:
         return None
     try:
-        files, data = pickle.loads(entry.read_bytes())
+        files, fingerprint, data = pickle.loads(entry.read_bytes())
         for name, digest in files:
             if _digest(read_source(name)) != digest:
                 return None
-        return unpack(data)
     except Exception:  # noqa: BLE001 - a damaged or unreadable entry, or a file gone, is a miss
         return None
+    if not isinstance(fingerprint, str) or not isinstance(data, bytes):
+        return None
+    return fingerprint, data
 
 
 def store(path: str, text: str, game: Game) -> None:
@@ -158,7 +181,7 @@ def store(path: str, text: str, game: Game) -> None:
     sources = getattr(game.program, "sources", None) or {}
     files = tuple((name, _digest(body)) for name, body in sorted(sources.items()) if name != path)
     try:
-        data = pickle.dumps((files, pack(game)), protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps((files, game.fingerprint, pack(game)), protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, RecursionError):
         return
     write_atomically(entry, data)
