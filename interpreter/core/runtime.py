@@ -12,6 +12,9 @@ from collections.abc import Callable
 from interpreter.core import rng as _rng
 from interpreter.core.budget import HELPERS as _BUDGET
 from interpreter.core.budget import _elements
+from interpreter.core.rng import INC as _INC
+from interpreter.core.rng import MASK as _MASK
+from interpreter.core.rng import MUL as _MUL
 from interpreter.core.state import (
     END,
     RulesetFault,
@@ -31,7 +34,7 @@ def _die(st, sides: int) -> int:
         if not 1 <= value <= sides:
             raise RulesetFault("K406", f"scripted die {value} does not fit a {sides}-sided die")
         return value
-    s = (st.rng * _rng.MUL + _rng.INC) & _rng.MASK  # _rng.step, inlined: dice are hot
+    s = (st.rng * _MUL + _INC) & _MASK  # _rng.step, inlined: dice are hot
     st.rng = s
     return ((s >> 32) * sides >> 32) + 1
 
