@@ -691,3 +691,60 @@ def test_a_tail_s_own_tail_is_copied_and_a_fault_in_it_is_placed_at_its_statemen
         found.append((diagnostic.code, diagnostic.message, diagnostic.span.line))
     assert found[0] == found[1]
     assert found[0][0] == "K401" and found[0][2] == 9  # `cell[turns] += 1`
+
+
+EXITS = """
+ruleset "exits"
+players 2
+var cell[0..3]: int = 0
+var turns: int = 0
+round max 10 {
+  for p in players {
+    turns += 1
+    cell[turns] += 1
+    let done = false
+    while not done max 3 {
+      let a = choose p from ["stay", "go"] as "a letter"
+      if a == "go" { done = true }
+    }
+  }
+}
+"""
+
+
+def _fault_after(game, option: str) -> tuple:
+    """Apply `option` until the rules fail: how many applied, the error, and whether the
+    game was put back as it was before the failing one."""
+    state = start(game, 2, rng.seed_state(0))
+    for applied in range(1, 20):
+        before = (state.get("cell"), state.get("turns"), state.pending)
+        try:
+            state.apply(option)
+        except RulesetRuntimeError as err:
+            diagnostic = err.diagnostics[0]
+            back = (state.get("cell"), state.get("turns"), state.pending) == before
+            return applied, diagnostic.code, diagnostic.message, diagnostic.span.line, back
+    raise AssertionError("the rules never failed")
+
+
+def test_a_loop_s_exit_runs_a_copy_of_the_block_it_leaves_to():
+    """The loop's exit goes to the next player's turn, whose code runs in the block of the
+    loop's test: a fault in that copy (`cell[turns]` at the fourth turn) and one in the
+    block's own lines after it (the loop's bound, K405) are placed at their statements, as
+    the plain code places them, with the game put back as it was."""
+    fast, plain = _game(EXITS), _game(EXITS, fuse=False)
+    # a block whose code goes on after a copy of another names itself again from there
+    assert any(
+        block == pc and start > 0
+        for info in fast.procs
+        for pc, copies in enumerate(info.tails)
+        for start, block in copies
+    )
+    assert any("while True" in b.source and "if " in b.source for p in fast.procs for b in p.blocks)
+    inside = [_fault_after(game, "go") for game in (fast, plain)]
+    assert inside[0] == inside[1]
+    assert inside[0][1] == "K401" and inside[0][3:] == (9, True)
+    assert "4 is not a valid key" in inside[0][2]
+    after = [_fault_after(game, "stay") for game in (fast, plain)]
+    assert after[0] == after[1]
+    assert after[0][1] == "K405" and after[0][3] == 11 and after[0][4]

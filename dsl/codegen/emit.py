@@ -17,6 +17,14 @@ so positions, saves and the lines' statements are the same as without it; a bloc
 in a call is never copied (the engine resumes the caller after the block that called). Not
 with `fuse=False`.
 
+**Exits.** Where a loop's test leaves the loop in the middle of a block (`if done: return
+t`), and block `t` is short and does not end in a call, its code runs there instead, up
+to `EXIT_LINES` lines of such copies per block; when `t` goes back to itself it runs in a
+`while True:` of its own inside the branch. Pig's turn that ends leaves its loop for the
+next player's turn: one call and one turn of the engine's loop fewer at most of its
+decisions. The lines after the copy are the block's own again, which the engine knows from
+`ProcInfo.tails` (a copy of the block itself, from that line on). Not with `fuse=False`.
+
 **Loops in a block.** A block that goes back to itself (a loop's next turn whose body is a
 test that most turns fail, before a call: "for each player, if ..., perform ...") runs its
 turns in a Python `while True:` of its own, each jump back to it a `continue`, instead of
@@ -33,7 +41,7 @@ from typing import Any
 
 import attrs
 
-from dsl.codegen.fastlocals import fast_locals
+from dsl.codegen.fastlocals import fast_locals, may_loop
 from dsl.codegen.ir import (
     Branch,
     Call,
@@ -56,6 +64,8 @@ EFFECT_DEPTH = 100
 _DEEP = f"effects performed inside effects went more than {EFFECT_DEPTH} calls deep"
 # the most lines of a block copied into a block that goes to it ("Tails" above)
 TAIL_LINES = 16
+# the most lines of the blocks a block's loops leave to, copied into it ("Exits" above)
+EXIT_LINES = 24
 
 
 @attrs.frozen
@@ -76,32 +86,16 @@ def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) ->
         _block_lines(linked, pc, nlocals, pc if linked.fused else None)
         for pc in range(len(linked.blocks))
     ]
+    bodies = [_chained(linked, pc, nlocals, own) for pc in range(len(linked.blocks))]
     functions, sources, spans, line_spans = [], [], [], []
     tails: list[tuple[tuple[int, int], ...]] = []
     for pc, block in enumerate(linked.blocks):
-        host = pc if linked.fused else None
-        lines, lines_at = own[pc]
-        last = code[block[-1]]
-        copies: list[tuple[int, int]] = []  # (the line a copy begins at, its block)
-        chain: list[int] = []  # the blocks copied, in order
-        tail, room = _tail(linked, pc, own), TAIL_LINES
-        while tail is not None and tail != pc and tail not in chain:
-            again, again_at = _block_lines(linked, tail, nlocals, host)
-            if len(again) > room:
-                break
-            # the last line goes to block `tail`: its code runs here instead
-            copies.append((len(lines) - 1, tail))
-            chain.append(tail)
-            lines, lines_at = lines[:-1] + again, lines_at[:-1] + again_at
-            room -= len(again)
-            tail = _tail(linked, tail, own)
-        if host is not None and pc in _exits(linked, pc, chain):
-            lines = ["    while True:"] + ["    " + line for line in lines]
-            lines_at = [lines_at[0], *lines_at]
-            copies = [(line + 1, block) for line, block in copies]
+        lines, lines_at, copies = _exits_copied(linked, pc, bodies)
         name = f"_i{index}_{pc}"
         source = f"def {name}(st, L):\n" + "\n".join(lines)
-        fast = fast_locals(source) if linked.fused else None
+        # a loop in an exit's copy only is run once at most per call: holding the locals
+        # it reads for the whole function would cost more than it saves (Pig 4 % slower)
+        fast = fast_locals(source) if linked.fused and bodies[pc].loops else None
         if fast is not None:  # one line more, first: it loads the locals for the body
             source, lines_at = fast, [lines_at[0], *lines_at]
             copies = [(line + 1, block) for line, block in copies]
@@ -109,29 +103,128 @@ def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) ->
         python(source, env, "exec")
         functions.append(env.pop(name))
         sources.append(source)
-        spans.append(last.span)
+        spans.append(code[block[-1]].span)
         line_spans.append(tuple(lines_at))
     return Emitted(tuple(functions), tuple(sources), tuple(spans), tuple(line_spans), tuple(tails))
 
 
+@attrs.frozen
+class _Body:
+    """A block's function body before the exits' copies ("Exits" above): its lines, their
+    statements' spans, the copies of other blocks in it as (the line a copy begins at, its
+    block), and its loops' exits as (the line that leaves, the block it goes to)."""
+
+    lines: list[str]
+    lines_at: list[Span]
+    copies: list[tuple[int, int]]
+    exits: list[tuple[int, int]]
+
+    @property
+    def loops(self) -> bool:
+        """Whether these lines may hold a loop or a comprehension (`may_loop`), before any
+        exit's copy is put in."""
+        return any(may_loop(line) for line in self.lines)
+
+
+def _chained(linked: Linked, pc: int, nlocals: list[int], own: list) -> _Body:
+    """Block `pc`'s lines with its tails' code after them ("Tails" above), in a `while
+    True:` when the block goes back to itself ("Loops in a block")."""
+    host = pc if linked.fused else None
+    lines, lines_at, exits = own[pc][0], own[pc][1], list(own[pc][2])
+    copies: list[tuple[int, int]] = []
+    chain: list[int] = []  # the blocks copied, in order
+    tail, room = _tail(linked, pc, own), TAIL_LINES
+    while tail is not None and tail != pc and tail not in chain:
+        again, again_at, again_exits = _block_lines(linked, tail, nlocals, host)
+        if len(again) > room:
+            break
+        # the last line goes to block `tail`: its code runs here instead
+        copies.append((len(lines) - 1, tail))
+        chain.append(tail)
+        exits += [(line + len(lines) - 1, to) for line, to in again_exits]
+        lines, lines_at = lines[:-1] + again, lines_at[:-1] + again_at
+        room -= len(again)
+        tail = _tail(linked, tail, own)
+    if host is not None and pc in _exits(linked, pc, chain):
+        lines = ["    while True:"] + ["    " + line for line in lines]
+        lines_at = [lines_at[0], *lines_at]
+        copies = [(line + 1, block) for line, block in copies]
+        exits = [(line + 1, to) for line, to in exits]
+    return _Body(lines, lines_at, copies, exits)
+
+
 def _block_lines(
     linked: Linked, pc: int, nlocals: list[int], host: int | None = None
-) -> tuple[list[str], list[Span]]:
+) -> tuple[list[str], list[Span], list[tuple[int, int]]]:
     """The body of block `pc`'s function, each line with its statement's span; run in the
     function of block `host` (itself, or a block it is the tail of), where going to `host`
-    is going round its loop ("Loops in a block" above)."""
+    is going round its loop ("Loops in a block" above). Last, the loops' exits among those
+    lines: (the line that leaves when the loop is done, the block it goes to)."""
     code = linked.proc.code
     lines: list[str] = []
     lines_at: list[Span] = []
+    exits: list[tuple[int, int]] = []
     for i in linked.blocks[pc]:
-        for text, span in render(code[i], linked, pc, nlocals, host):
+        instr = code[i]
+        rendered = render(instr, linked, pc, nlocals, host)
+        if isinstance(instr, LoopTest) and linked.at[instr.exit] != host:
+            exits.append((len(lines) + len(instr.before), linked.at[instr.exit]))
+        for text, span in rendered:
             lines.append("    " + text)
             lines_at.append(span)
     last = code[linked.blocks[pc][-1]]
     if last.falls_through:
         lines.append(f"    {_go(linked.next[pc], host)}")
         lines_at.append(last.span)
-    return lines, lines_at
+    return lines, lines_at, exits
+
+
+def _exits_copied(
+    linked: Linked, pc: int, bodies: list[_Body]
+) -> tuple[list[str], list[Span], list[tuple[int, int]]]:
+    """Block `pc`'s body (lines, their spans, its copies) with the code of each short block
+    its loops leave to in place of the `return` that goes there ("Exits" above)."""
+    body = bodies[pc]
+    lines, lines_at, copies = body.lines, body.lines_at, body.copies
+    if not linked.fused:
+        return lines, lines_at, copies
+    room = EXIT_LINES
+    done: set[int] = set()
+    for line, target in sorted(body.exits, reverse=True):  # from the last: the rest stay put
+        again = bodies[target]
+        if (
+            target == pc
+            or target in done
+            or _ends_in_call(linked, target)
+            or len(again.lines) > room
+        ):
+            continue
+        head = lines[line]
+        go = f" return {target}"
+        assert head.endswith(":" + go), head
+        indent = " " * (len(head) - len(head.lstrip()))
+        # the lines after the copy are again those of the block whose code held the exit
+        owner = pc
+        for start, block in copies:
+            if start <= line:
+                owner = block
+        added = len(again.lines)
+        lines = [
+            *lines[:line],
+            head[: -len(go)],
+            *(indent + text for text in again.lines),
+            *lines[line + 1 :],
+        ]
+        lines_at = [*lines_at[: line + 1], *again.lines_at, *lines_at[line + 1 :]]
+        copies = sorted(
+            [(start + added if start > line else start, block) for start, block in copies]
+            + [(line + 1, target)]
+            + [(start + line + 1, block) for start, block in again.copies]
+            + [(line + 1 + added, owner)]
+        )
+        room -= added
+        done.add(target)
+    return lines, lines_at, copies
 
 
 def _go(target: int, host: int | None) -> str:
@@ -172,13 +265,15 @@ def _tail(linked: Linked, pc: int, own: list[tuple[list[str], list[Span]]]) -> i
         target = linked.target(pc, last.again)
     else:
         return None
-    if (
-        target == pc
-        or isinstance(code[linked.blocks[target][-1]], (Call, CallEffect, Standing))
-        or len(own[target][0]) > TAIL_LINES
-    ):
+    if target == pc or _ends_in_call(linked, target) or len(own[target][0]) > TAIL_LINES:
         return None
     return target
+
+
+def _ends_in_call(linked: Linked, pc: int) -> bool:
+    """Whether block `pc` ends in a call: never copied, since the engine resumes a caller
+    after the block that called."""
+    return isinstance(linked.proc.code[linked.blocks[pc][-1]], (Call, CallEffect, Standing))
 
 
 def render(

@@ -41,6 +41,12 @@ _LOOPS = (ast.For, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.Gener
 # and `fn`s) has nothing to hold, and is not parsed (a word in a string only costs the parse)
 _LOOP_WORD = re.compile(r"\b(?:for|while)\b")
 
+
+def may_loop(source: str) -> bool:
+    """Whether `source` may hold a loop or a comprehension (has one of their words)."""
+    return _LOOP_WORD.search(source) is not None
+
+
 # (line, start column, end column, replacement): one change to the source's text
 Edit = tuple[int, int, int | None, str]
 
@@ -63,7 +69,7 @@ def fast_locals(source: str, at: int = 1) -> str | None:
     one line longer (the loads, before line `at` of the source, by default the first line
     after the `def`; a remembered `fn` loads them after its look-up in the memo); None when
     nothing is worth it."""
-    if _LOOP_WORD.search(source) is None:
+    if not may_loop(source):
         return None
     func = ast.parse(source).body[0]
     assert isinstance(func, ast.FunctionDef)
