@@ -8,7 +8,8 @@ is timed in CPU time (`time.process_time`), which other work on a shared machine
 less, and in wall-clock time beside it; the table shows the median over rounds of games/s
 and µs per decision in CPU time, the wall-clock games/s, and the ratio
 interpreted/hand-written of the CPU games/s medians. Compiling a ruleset is done once before
-any timing and reported on its own.
+any timing and reported on its own. Neanderthal and Aurignac have no reference: they are
+timed on the interpreter's side only, against a limit in µs per decision.
 
     python bench/playouts.py                    # all games, about 1-2 minutes
     python bench/playouts.py --only pig --games 2000 --rounds 3
@@ -54,6 +55,8 @@ from interpreter.core.game import Game  # noqa: E402
 
 # Games whose interpreted/hand-written games/s ratio has a stated target (docs/performance.md).
 TARGETS = {"tic-tac-toe": 0.6, "pig": 0.6, "connect-four": 0.6, "cro-magnon": 0.45}
+# Games without a hand-written reference whose µs per decision has a stated limit (the same).
+DECISION_LIMITS = {"neanderthal": 50.0, "aurignac": 30.0}
 DEFAULT_ROUNDS = 5
 COMPILE_REPEATS = 5
 
@@ -64,7 +67,7 @@ class Case:
 
     ruleset: str
     players: int
-    reference: ModuleType
+    reference: ModuleType | None  # None: timed on the interpreter's side only
     games: int
     # the two sides roll different generators, so their games are compared only in
     # distribution, never seed for seed
@@ -83,6 +86,8 @@ CASES = [
     Case("pig", 4, pig, 4_000, dice=True),
     Case("cro-magnon", 2, cro_magnon, 200, dice=True),
     Case("cro-magnon", 4, cro_magnon, 80, dice=True),
+    Case("neanderthal", 3, None, 60, dice=True),
+    Case("aurignac", 4, None, 200, dice=True),
 ]
 
 
@@ -166,7 +171,7 @@ def run_case(
     for r in range(rounds):
         # Alternate which side goes first so neither always follows the other's garbage.
         order = ("interp", "ref") if r % 2 == 0 else ("ref", "interp")
-        for side in order:
+        for side in order if case.reference is not None else ("interp",):
             if side == "interp":
                 secs, wall, dec = timed(lambda: interpreted_batch(game, case.players, seeds))
                 interp_s.append(secs)
@@ -175,18 +180,30 @@ def run_case(
                     raise SystemExit(f"{case.label}: the interpreter is not deterministic")
                 interp_dec = dec
             else:
-                secs, wall, dec = timed(
-                    lambda: reference_batch(case.reference.playout, case.players, seeds, kw)
-                )
+                playout = case.reference.playout
+                secs, wall, dec = timed(lambda: reference_batch(playout, case.players, seeds, kw))
                 ref_s.append(secs)
                 ref_wall.append(wall)
                 ref_dec = dec
+        reference = (
+            f", reference {ref_s[-1]:.2f} s CPU ({ref_wall[-1]:.2f} s wall)" if ref_s else ""
+        )
         log(
             f"{case.label}: round {r + 1}/{rounds} interpreter {interp_s[-1]:.2f} s CPU "
-            f"({interp_wall[-1]:.2f} s wall), reference {ref_s[-1]:.2f} s CPU "
-            f"({ref_wall[-1]:.2f} s wall)"
+            f"({interp_wall[-1]:.2f} s wall){reference}"
         )
     interp = side_summary(interp_s, interp_wall, games, interp_dec)
+    if not ref_s:
+        limit = DECISION_LIMITS.get(case.ruleset)
+        return {
+            "game": case.label,
+            "ruleset": case.ruleset,
+            "players": case.players,
+            "games": games,
+            "rounds": rounds,
+            "interpreter": interp,
+            "us_per_decision_limit": limit,
+        }
     ref = side_summary(ref_s, ref_wall, games, ref_dec)
     same = None if case.dice else sum(a == b for a, b in zip(interp_dec, ref_dec))
     result = {
@@ -261,6 +278,8 @@ def print_report(report: dict[str, Any]) -> None:
     ):
         table.add_column(column, justify="right")
     for res in report["results"]:
+        if "reference" not in res:
+            continue
         interp, ref = res["interpreter"], res["reference"]
         target = res["target"]
         ratio = f"{res['ratio']:.3f}"
@@ -287,6 +306,29 @@ def print_report(report: dict[str, Any]) -> None:
             ),
         )
     console.print(table)
+    alone = [res for res in report["results"] if "reference" not in res]
+    if alone:
+        atable = Table(title="Games without a hand-written reference (CPU time, medians)")
+        for column in ("game", "games", "games/s", "µs/decision", "wall g/s", "limit"):
+            atable.add_column(column, justify="left" if column == "game" else "right")
+        for res in alone:
+            interp, limit = res["interpreter"], res["us_per_decision_limit"]
+            us = f"{interp['us_per_decision']:.2f}"
+            if limit is not None:
+                us = (
+                    f"[green]{us}[/green]"
+                    if interp["us_per_decision"] <= limit
+                    else f"[red]{us}[/red]"
+                )
+            atable.add_row(
+                res["game"],
+                str(res["games"]),
+                f"{interp['games_per_s']:,.1f}",
+                us,
+                f"{interp['wall_games_per_s']:,.1f}",
+                "" if limit is None else f"<= {limit:g} µs",
+            )
+        console.print(atable)
     console.print(
         f"Python {env['python']}, {env['cpus']} CPUs, load {env['load_average_1min']:.2f}, "
         f"source {env['source_digest']}, {env['date']}"
@@ -306,10 +348,13 @@ def print_report(report: dict[str, Any]) -> None:
         f"Target ratios: {targets}."
     )
     for res in report["results"]:
-        if res["target"] is not None and res["ratio"] < res["target"]:
+        if res.get("target") is not None and res["ratio"] < res["target"]:
             console.print(
                 f"[red]missed[/red]: {res['game']} ratio {res['ratio']:.3f} < {res['target']}"
             )
+        limit, us = res.get("us_per_decision_limit"), res["interpreter"]["us_per_decision"]
+        if limit is not None and us > limit:
+            console.print(f"[red]missed[/red]: {res['game']} {us:.1f} µs per decision > {limit:g}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -365,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         "compile": compile_times,
         "results": results,
         "targets": TARGETS,
+        "decision_limits": DECISION_LIMITS,
     }
     if args.json:
         print(json.dumps(report, indent=2))
