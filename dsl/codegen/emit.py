@@ -216,12 +216,14 @@ def _exits_copied(
             *lines[line + 1 :],
         ]
         lines_at = [*lines_at[: line + 1], *again.lines_at, *lines_at[line + 1 :]]
-        copies = sorted(
-            [(start + added if start > line else start, block) for start, block in copies]
-            + [(line + 1, target)]
-            + [(start + line + 1, block) for start, block in again.copies]
-            + [(line + 1 + added, owner)]
-        )
+        # in the order of their lines; of two that begin at one line, the later one holds it
+        copies = [
+            *((start, block) for start, block in copies if start <= line),
+            (line + 1, target),
+            *((start + line + 1, block) for start, block in again.copies),
+            (line + 1 + added, owner),
+            *((start + added, block) for start, block in copies if start > line),
+        ]
         room -= added
         done.add(target)
     return lines, lines_at, copies
