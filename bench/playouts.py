@@ -193,19 +193,6 @@ def run_case(
             f"({interp_wall[-1]:.2f} s wall){reference}"
         )
     interp = side_summary(interp_s, interp_wall, games, interp_dec)
-    if not ref_s:
-        limit = DECISION_LIMITS.get(case.ruleset)
-        return {
-            "game": case.label,
-            "ruleset": case.ruleset,
-            "players": case.players,
-            "games": games,
-            "rounds": rounds,
-            "interpreter": interp,
-            "us_per_decision_limit": limit,
-        }
-    ref = side_summary(ref_s, ref_wall, games, ref_dec)
-    same = None if case.dice else sum(a == b for a, b in zip(interp_dec, ref_dec))
     result = {
         "game": case.label,
         "ruleset": case.ruleset,
@@ -213,6 +200,13 @@ def run_case(
         "games": games,
         "rounds": rounds,
         "interpreter": interp,
+    }
+    if not ref_s:
+        result["us_per_decision_limit"] = DECISION_LIMITS.get(case.ruleset)
+        return result
+    ref = side_summary(ref_s, ref_wall, games, ref_dec)
+    same = None if case.dice else sum(a == b for a, b in zip(interp_dec, ref_dec))
+    result |= {
         "reference": ref,
         "ratio": interp["games_per_s"] / ref["games_per_s"],
         # Each round's two batches run back to back, so the spread of per-round ratios shows

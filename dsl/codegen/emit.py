@@ -20,9 +20,9 @@ with `fuse=False`.
 **Exits.** Where a loop's test leaves the loop in the middle of a block (`if done: return
 t`), and block `t` is short and does not end in a call, its code runs there instead, up
 to `EXIT_LINES` lines of such copies per block; when `t` goes back to itself it runs in a
-`while True:` of its own inside the branch. Pig's turn that ends leaves its loop for the
-next player's turn: one call and one turn of the engine's loop fewer at most of its
-decisions. The lines after the copy are the block's own again, which the engine knows from
+`while True:` of its own inside the branch. A player's turn that ends leaves its loop for
+the next player's turn: one call and one turn of the engine's loop fewer where that happens
+at most decisions. The lines after the copy are the block's own again, which the engine knows from
 `ProcInfo.tails` (a copy of the block itself, from that line on). Not with `fuse=False`.
 
 **Loops in a block.** A block that goes back to itself (a loop's next turn whose body is a
@@ -74,8 +74,9 @@ class Emitted:
     sources: tuple[str, ...]  # one per block: the whole `def`
     spans: tuple[Span, ...]  # per block: its last instruction's statement
     line_spans: tuple[tuple[Span, ...], ...]  # per block: the statement of each body line
-    # per block: each copy of another block it ends with, as (the body line where the copy
-    # begins, that block), in order
+    # per block: the copies in it, in the order of their lines, as (the body line where the
+    # copy begins, the block whose code runs from there: another block's, or its own again
+    # after an exit's copy)
     tails: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
@@ -93,8 +94,8 @@ def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) ->
         lines, lines_at, copies = _exits_copied(linked, pc, bodies)
         name = f"_i{index}_{pc}"
         source = f"def {name}(st, L):\n" + "\n".join(lines)
-        # a loop in an exit's copy only is run once at most per call: holding the locals
-        # it reads for the whole function would cost more than it saves (Pig 4 % slower)
+        # a loop in an exit's copy only is run once at most per call: holding the locals it
+        # reads for the whole function would cost more than it saves (4 % slower in a playout)
         fast = fast_locals(source) if linked.fused and bodies[pc].loops else None
         if fast is not None:  # one line more, first: it loads the locals for the body
             source, lines_at = fast, [lines_at[0], *lines_at]
@@ -192,12 +193,7 @@ def _exits_copied(
     done: set[int] = set()
     for line, target in sorted(body.exits, reverse=True):  # from the last: the rest stay put
         again = bodies[target]
-        if (
-            target == pc
-            or target in done
-            or _ends_in_call(linked, target)
-            or len(again.lines) > room
-        ):
+        if target in done or _ends_in_call(linked, target) or len(again.lines) > room:
             continue
         head = lines[line]
         go = f" return {target}"
@@ -251,7 +247,7 @@ def _exits(linked: Linked, pc: int, tails: list[int]) -> set[int]:
     return out
 
 
-def _tail(linked: Linked, pc: int, own: list[tuple[list[str], list[Span]]]) -> int | None:
+def _tail(linked: Linked, pc: int, own: list) -> int | None:
     """The block whose code block `pc` runs at its end (see "Tails" above), if any: the one
     its last line returns, when that one is short and does not end in a call (the engine
     resumes a caller after the block that called)."""

@@ -35,7 +35,7 @@ _HELPERS_READING_FRAMES = frozenset({"_standing", "_offers", "_settled"})
 PREFIX = "_l"  # `_l3` holds `L[3]`
 STATE_PREFIX = "_g"  # `_g4` holds `st.g[4]`
 # where a slot's uses repeat; elsewhere a load on entry (and a store before each `return`)
-# costs as much as the few uses it saves (bench/playouts.py: Pig and tic-tac-toe got slower)
+# costs as much as the few uses it saves (bench/playouts.py: two small games got slower)
 _LOOPS = (ast.For, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # every loop and comprehension has one of these words; a source without them (most blocks
 # and `fn`s) has nothing to hold, and is not parsed (a word in a string only costs the parse)

@@ -23,8 +23,8 @@ Remembered: a plain `fn` with a rule of its own that does more than a fixed amou
 that can key a dict (a number, a flag, a text, a player, an enum value that carries nothing,
 a row or a node: a list or an enum value that carries values is a Python list), and that may
 be asked twice between two writes: called by another `fn` or in a comprehension, or in more
-than one place. A `fn` called once per statement, as tic-tac-toe's `wins`, would only pay for
-a memo it never reads (5-10 % of that game).
+than one place. A `fn` called once per statement would only pay for a memo it never reads
+(5-10 % of a small game whose one `fn` is asked once a move, by bench/playouts.py).
 """
 
 from __future__ import annotations

@@ -63,9 +63,10 @@ class ProcInfo:
     local_names: tuple[str, ...]
     line_spans: tuple[tuple[Span, ...], ...] = ()  # per instruction, the span of each code line
     blocks: tuple[BlockInfo, ...] = ()  # per instruction: the IR it runs and its source
-    # per instruction: the copies of other instructions it ends with, in order, each as the
-    # body line it begins at (from 0) and which instruction it is (dsl/codegen/emit.py,
-    # "Tails"); a copy runs to the next one, the last to the end
+    # per instruction: the copies in it, in the order of their lines, each as the body line
+    # it begins at (from 0) and the instruction whose code runs from there, another's or
+    # its own again after an exit's copy (dsl/codegen/emit.py, "Tails" and "Exits"); a copy
+    # runs to the next one, the last to the end
     tails: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
