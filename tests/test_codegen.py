@@ -748,3 +748,63 @@ def test_a_loop_s_exit_runs_a_copy_of_the_block_it_leaves_to():
     after = [_fault_after(game, "stay") for game in (fast, plain)]
     assert after[0] == after[1]
     assert after[0][1] == "K405" and after[0][3] == 11 and after[0][4]
+
+
+WRITTEN = """
+ruleset "written"
+players 2
+enum colour { red, blue, green }
+record good_t { value: int }
+table goods: good_t { g1 (1)  g2 (2)  g3 (3) }
+param weights: list of int = [5, 6, 7]
+var count[colour]: int = 0
+var held[colour]: goods = none
+var out: list of int = []
+var fault: bool = false
+
+round max 1 {
+  count[blue] = 2
+  held[red] = g2
+  out = [count[c] * 10 for c in values(colour)]
+    + [g.value for g in rows(goods) if g.value > 1]
+    + [i * i for i in range(0, 4) if i != 2]
+    + [w for w in weights]
+    + [k for k in range(0, 13) if k > 10]
+    + [count[a] + b for a in values(colour) for b in weights]
+    + [sum([count[x] for x in values(colour)]) + j for j in range(0, 3)]
+  if fault { out = [held[h].value for h in values(colour)] }
+  end game winners []
+}
+"""
+
+
+def test_a_comprehension_over_a_few_known_items_is_written_out_item_by_item():
+    """One `for` over at most `WRITTEN_OUT` items known when compiling (an enum's values, a
+    table's rows, a written range, a param's list) becomes a list display, nested ones too;
+    more items, or two `for`s, stay a comprehension; plain code writes none out. Both give
+    the same lists, and a fault in a written-out item is explained as in the comprehension."""
+    fast, plain = _game(WRITTEN), _game(WRITTEN, fuse=False)
+    written = "\n".join(b.source for info in fast.procs for b in info.blocks)
+    for name in "cgiwxj":
+        assert f"for v_{name} in" not in written
+    assert "for v_k in" in written and "for v_a in" in written
+    assert "*((" in written
+    assert "for v_c in" in "\n".join(b.source for info in plain.procs for b in info.blocks)
+    expected = [0, 20, 0, 2, 3, 0, 1, 9, 5, 6, 7, 11, 12, 5, 6, 7, 7, 8, 9, 5, 6, 7, 2, 3, 4]
+    for game in (fast, plain):
+        assert new_game_of(game).get("out") == expected
+    faults = []
+    for game in (fast, plain):
+        state = start(game, 2, rng.seed_state(1), run_now=False)
+        state.set("fault", True)
+        with pytest.raises(RulesetRuntimeError) as err:
+            run(state)
+        faults.append(str(err.value))
+    assert faults[0] == faults[1]
+    assert "`held[h]` is `none`, but `held[h].value` needs a row there" in faults[0]
+
+
+def new_game_of(game):
+    state = start(game, 2, rng.seed_state(1))
+    assert state.winners == []
+    return state

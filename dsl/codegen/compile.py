@@ -59,8 +59,9 @@ class Compiler:
 
     `ask_forced`: put every decision to the player, even one with a single option (scenarios
     use it to script forced decisions, or to list the ones taken for the player).
-    `fuse=False`: one block per IR instruction and no jump threading (`dsl.codegen.link`): slower
-    code that must play exactly as the fused code does (tests/test_codegen.py).
+    `fuse=False`: one block per IR instruction and no jump threading (`dsl.codegen.link`), and
+    every comprehension a Python one (`Exprs.written_out`): slower code that must play exactly
+    as the fused code does (tests/test_codegen.py).
     `remember=False`: no `fn` keeps the values of its calls (dsl/codegen/memo.py); the same
     games again, at the cost of working every value out each time."""
 
@@ -72,7 +73,7 @@ class Compiler:
         self.sym: Symbols = checked.symbols
         self.ask_forced = ask_forced
         self.fuse = fuse
-        self.exprs = Exprs(checked.symbols, checked.typing)
+        self.exprs = Exprs(checked.symbols, checked.typing, write_out=fuse)
         self.env = self.exprs.env  # the namespace generated code runs in
         # the `fn`s whose calls are remembered (dsl/codegen/memo.py)
         self.remembered = memo.remembered(self.program, self.sym) if remember else {}
@@ -278,6 +279,7 @@ class Compiler:
             program=self.program,
             copy_vars=copy_vars,
             inlined=self.exprs.inlined_fns(),
+            written_out=dict(self.exprs.written),
             remembers=bool(self.remembered),
             standing=self.env["_STANDING"],
             options=self.env["_OPTIONS"],

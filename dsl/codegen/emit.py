@@ -41,7 +41,7 @@ from typing import Any
 
 import attrs
 
-from dsl.codegen.fastlocals import fast_locals, may_loop
+from dsl.codegen.fastlocals import fast_locals
 from dsl.codegen.ir import (
     Branch,
     Call,
@@ -94,9 +94,8 @@ def emit(linked: Linked, index: int, nlocals: list[int], env: dict[str, Any]) ->
         lines, lines_at, copies = _exits_copied(linked, pc, bodies)
         name = f"_i{index}_{pc}"
         source = f"def {name}(st, L):\n" + "\n".join(lines)
-        # a loop in an exit's copy only is run once at most per call: holding the locals it
-        # reads for the whole function would cost more than it saves (4 % slower in a playout)
-        fast = fast_locals(source) if linked.fused and bodies[pc].loops else None
+        # the `while True:` of a block going back to itself counts as no loop (fastlocals.py)
+        fast = fast_locals(source) if linked.fused else None
         if fast is not None:  # one line more, first: it loads the locals for the body
             source, lines_at = fast, [lines_at[0], *lines_at]
             copies = [(line + 1, block) for line, block in copies]
@@ -119,12 +118,6 @@ class _Body:
     lines_at: list[Span]
     copies: list[tuple[int, int]]
     exits: list[tuple[int, int]]
-
-    @property
-    def loops(self) -> bool:
-        """Whether these lines may hold a loop or a comprehension (`may_loop`), before any
-        exit's copy is put in."""
-        return any(may_loop(line) for line in self.lines)
 
 
 def _chained(linked: Linked, pc: int, nlocals: list[int], own: list) -> _Body:

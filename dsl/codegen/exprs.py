@@ -15,6 +15,7 @@ import sys
 from collections import deque
 from typing import Any
 
+from dsl.errors import Span
 from dsl.semantics.builtins import BUILTINS, STATE_NAMES
 from dsl.semantics.symbols import FLIPPED, Symbols
 from dsl.semantics.types import ANY, Named, Type, Typing, elem, may_be_list, may_hold_lists
@@ -24,6 +25,9 @@ from interpreter.core.runtime import RUNTIME
 
 # a roll of more literal dice than this is charged to the work budget (fewer cost nothing)
 _FEW_DICE = 100
+# a comprehension over at most this many items known when compiling is written out item by
+# item (`Exprs.written_out`); one inside another shares the number (3 items leave 4 each)
+WRITTEN_OUT = 12
 
 
 # generated source that only reads a local or an item of one (`L[5][0]`, `v_x`)
@@ -223,7 +227,7 @@ class Exprs(Visitor):
 
     domain = ast.EXPRESSIONS
 
-    def __init__(self, symbols: Symbols, typing: Typing):
+    def __init__(self, symbols: Symbols, typing: Typing, write_out: bool = True):
         self.sym = symbols
         self.typing = typing
         self.env: dict[str, Any] = dict(RUNTIME)
@@ -241,6 +245,11 @@ class Exprs(Visitor):
         self.rule: tuple[str, int] = ("", 0)
         self.rule_kind = ""
         self.walking = 0  # > 0: compiling the list a comprehension walks (see `checked`)
+        # how many copies an item of a comprehension may have now (`written_out`); none is
+        # written out in plain code
+        self.room = WRITTEN_OUT if write_out else 0
+        # the comprehensions written out (`written_out`), by span: the name and its items
+        self.written: dict[Span, tuple[str, tuple]] = {}
         self.bound = 0  # names bound for operands so far (see `checked`)
         self._inlinable: dict[str, dict[str, int] | None] = {}  # by fn: see `inlined`
         self._inlined: set[str] = set()  # the fns some call was compiled in place of
@@ -302,8 +311,13 @@ class Exprs(Visitor):
             for size in sizes[n + 1 :]:
                 stride *= size
             term = self._position(key, index, scope)
-            parts.append(term if stride == 1 else f"{term} * {stride}")
-        return " + ".join(parts)
+            if term.isdigit():  # a position known when compiling
+                parts.append(str(int(term) * stride))
+            else:
+                parts.append(term if stride == 1 else f"{term} * {stride}")
+        known = sum(int(part) for part in parts if part.isdigit())
+        parts = [part for part in parts if not part.isdigit()]
+        return " + ".join(parts + [str(known)] if known or not parts else parts)
 
     def _position(self, key, index, scope: Scope) -> str:
         """Python source for where `index` lies among the values of `key`: looked up in a
@@ -311,6 +325,10 @@ class Exprs(Visitor):
         whose every value is known and inside those values (`_known_values`), worked out."""
         domain = self.sym.domain(key)
         values = _known_values(index, scope)
+        if values is not None and len(values) == 1:  # a written-out item's own (`written_out`)
+            at = [i for i, v in enumerate(domain) if v == values[0] and type(v) is type(values[0])]
+            if at:
+                return str(at[0])
         if values is not None and domain and domain == tuple(range(domain[0], domain[-1] + 1)):
             if all(type(v) is int and domain[0] <= v <= domain[-1] for v in values):
                 name = self.x(index, scope)
@@ -405,6 +423,9 @@ class Exprs(Visitor):
 
     @on(ast.Comprehension)
     def x_Comprehension(self, e: ast.Comprehension, scope):
+        written = self.written_out(e, scope)
+        if written is not None:
+            return written
         parts = []
         inner = scope
         for n, comp in enumerate(e.fors):
@@ -428,6 +449,57 @@ class Exprs(Visitor):
         cond = f" if {self.x(e.cond, inner)}" if e.cond is not None else ""
         return f"[{self.x(e.expr, inner)} {' '.join(parts)}{cond}]"
 
+    def written_out(self, e: ast.Comprehension, scope: Scope) -> str | None:
+        """A comprehension of one `for` over a few items known when compiling (`known_items`),
+        as a list display with one entry per item, the name replaced by the item: no function
+        for the comprehension, no loop (a third to two fifths less time for three to nine
+        items). Each item is tested and made in the order the comprehension would; a kept
+        item is `*((value,) if test else ())`. None when the comprehension is not such."""
+        if len(e.fors) != 1:
+            return None
+        comp = e.fors[0]
+        items = self.known_items(comp.iter, scope)
+        if items is None or not self.room or len(items) > self.room:
+            return None
+        self.written[e.span] = (comp.name, items)
+        room = self.room
+        self.room = room // max(len(items), 1)
+        try:
+            parts = []
+            for item in items:
+                inner = scope.inner([comp.name])
+                inner.where[comp.name] = self.literal(item)
+                inner.walks[comp.name] = (item,)
+                value = self.x(e.expr, inner)
+                if e.cond is None:
+                    parts.append(value)
+                else:
+                    parts.append(f"*(({value},) if {self.x(e.cond, inner)} else ())")
+        finally:
+            self.room = room
+        return "[" + ", ".join(parts) + "]"
+
+    def known_items(self, e, scope: Scope) -> tuple | None:
+        """The items of the list `e` when compiling, if at most `WRITTEN_OUT`: an enum's
+        values, a table's rows, a map's nodes, a `range` between two numbers written in the
+        rules, a `param`'s list; else None."""
+        if isinstance(e, ast.CallExpr) and not e.base and not self.sym.kind.get(e.name):
+            if e.name in ("nodes", "rows", "values"):
+                listed = self.listed_items(e)
+                return listed if len(listed) <= WRITTEN_OUT else None
+            ends = _written_range(e)
+            if ends is not None:
+                return tuple(range(*ends)) if ends[1] - ends[0] <= WRITTEN_OUT else None
+        items = self._param_items(e, scope)
+        return items if items is not None and len(items) <= WRITTEN_OUT else None
+
+    def literal(self, value: Any) -> str:
+        """Python source for a constant: written out when it is a number, a text, a truth
+        value or none; else a name bound to it (`const`)."""
+        if value is None or type(value) in (int, str, bool):
+            return repr(value)
+        return self.const(value)
+
     def walked(self, e, scope: Scope) -> str:
         """Python source for a list that is only walked, never kept: the values of an enum,
         a table's rows or a map's nodes as the constant tuple itself, and a `range` between
@@ -443,12 +515,15 @@ class Exprs(Visitor):
 
     def listed(self, e: ast.CallExpr) -> str:
         """The constant tuple of a map's `nodes`, a table's `rows` or an enum's `values`."""
+        return self.const(self.listed_items(e), "c")
+
+    def listed_items(self, e: ast.CallExpr) -> tuple:
+        """The items of a map's `nodes`, a table's `rows` or an enum's `values`, in order."""
         args = [a for a in e.args if not isinstance(a, ast.KwArg)]
         arg = args[0]
         assert isinstance(arg, ast.NameRef), "the checker allows only a name here"
         items = {"nodes": self.sym.map_nodes, "rows": self.sym.table_rows}.get(e.name)
-        values = items[arg.name] if items is not None else list(self.sym.decls[arg.name].values)
-        return self.const(tuple(values), "c")
+        return tuple(items[arg.name] if items is not None else self.sym.decls[arg.name].values)
 
     def steady(self, expr, scope: Scope) -> bool:
         """Can nothing change the list `expr` gives while a loop walks it? True of a list

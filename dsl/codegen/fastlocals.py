@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 
 import attrs
 
@@ -37,14 +38,37 @@ STATE_PREFIX = "_g"  # `_g4` holds `st.g[4]`
 # where a slot's uses repeat; elsewhere a load on entry (and a store before each `return`)
 # costs as much as the few uses it saves (bench/playouts.py: two small games got slower)
 _LOOPS = (ast.For, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+# a list written out with this many entries or more counts as a loop: it is most often a
+# comprehension written out item by item (dsl/codegen/exprs.py, `written_out`), each entry one
+# turn, and every entry is made
+_WRITTEN_OUT = 3
 # every loop and comprehension has one of these words; a source without them (most blocks
 # and `fn`s) has nothing to hold, and is not parsed (a word in a string only costs the parse)
 _LOOP_WORD = re.compile(r"\b(?:for|while)\b")
 
 
+_STATE_READ = re.compile(r"st\.g\[\d+\]")
+
+
 def may_loop(source: str) -> bool:
-    """Whether `source` may hold a loop or a comprehension (has one of their words)."""
-    return _LOOP_WORD.search(source) is not None
+    """Whether `source` may hold a loop or a comprehension (has one of their words), or a
+    written-out one: the same state variable named at least `_WRITTEN_OUT` times."""
+    if _LOOP_WORD.search(source) is not None:
+        return True
+    return any(n >= _WRITTEN_OUT for n in Counter(_STATE_READ.findall(source)).values())
+
+
+def _repeats(node: ast.AST) -> bool:
+    """Whether what `node` holds may run again and again: a loop or a comprehension, or a
+    list of at least `_WRITTEN_OUT` entries. Not the `while True:` of a block that goes back
+    to itself (`dsl.codegen.emit`, "Loops in a block"), around its whole body or around an
+    exit's copy ("Exits"): on most entries its body runs once (a loop test, a decision), so
+    what it names counts as named once."""
+    if isinstance(node, ast.While):
+        return not (isinstance(node.test, ast.Constant) and node.test.value is True)
+    return isinstance(node, _LOOPS) or (
+        isinstance(node, ast.List) and len(node.elts) >= _WRITTEN_OUT
+    )
 
 
 # (line, start column, end column, replacement): one change to the source's text
@@ -92,7 +116,6 @@ def fast_locals(source: str, at: int = 1) -> str | None:
 
 def _walk(func: ast.FunctionDef) -> _Uses:
     uses = _Uses()
-    whole = _whole_body_loops(func)
     indexed: set[int] = set()  # the `L` and `st.g` that a subscript just visited indexes
     todo: list[tuple[ast.AST, bool]] = [(func, False)]
     while todo:
@@ -121,20 +144,9 @@ def _walk(func: ast.FunctionDef) -> _Uses:
                 uses.whole_state = True
         elif isinstance(node, ast.Return):
             uses.returns.append(node)
-        inner = looped or (isinstance(node, _LOOPS) and node not in whole)
+        inner = looped or _repeats(node)
         todo.extend((child, inner) for child in ast.iter_child_nodes(node))
     return uses
-
-
-def _whole_body_loops(func: ast.FunctionDef) -> list[ast.stmt]:
-    """The `while True:` that holds a block's whole body when the block goes back to itself
-    (`dsl.codegen.emit`, "Loops in a block"): on most entries its body runs once (a loop
-    test, a decision), so what it names counts as named once, not as named in a loop."""
-    return [
-        s
-        for s in func.body
-        if isinstance(s, ast.While) and isinstance(s.test, ast.Constant) and s.test.value is True
-    ]
 
 
 def _frame_slots(uses: _Uses) -> tuple[list[str], list[Edit]]:

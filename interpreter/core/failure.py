@@ -51,6 +51,7 @@ def failure(err: Exception, state: Any, span: Span) -> Failure:
     program = state.game.program
     area, values, fn = _where(err, state, span)
     keys_only = isinstance(err, KeyError)
+    _written_out_items(program, area, values, state, keys_only)
     # a `fn` held in place has no frame: a `none` in its body goes first, as it would be
     # found first if the call had been made
     inlined = _inside_inlined(program, area, values, state, keys_only) if fn is None else None
@@ -222,6 +223,41 @@ def _nodes_in(program, area: Span) -> list:
         for node in ast.walk(decl)
         if isinstance(getattr(node, "span", None), Span) and _within(node.span, area)
     ]
+
+
+def _written_out_items(program, area: Span, values: dict, state: Any, keys_only: bool) -> None:
+    """Give the name of each comprehension in `area` that generated code wrote out item by
+    item (`Game.written_out`: no frame holds the name) the item it failed at, when that can
+    be told: the first item, in order, whose test certainly held and whose value certainly
+    has a `none` where it must not; else the name's value is unknown (never a variable's)."""
+    written = state.game.written_out
+    if not written:
+        return
+    nodes = [
+        node
+        for node in _nodes_in(program, area)
+        if isinstance(node, ast.Comprehension)
+        and node.span in written
+        and written[node.span][0] not in values
+    ]
+    for node in nodes:
+        values[written[node.span][0]] = _UNKNOWN
+    for node in nodes:
+        name, items = written[node.span]
+        for item in items:
+            given = {**values, name: item}
+            if node.cond is not None:
+                test = _value(node.cond, given, state)
+                if test is _UNKNOWN:
+                    break
+                if not test:
+                    continue
+            found = _none_expression(program, node.expr.span, given, state, keys_only)
+            if not isinstance(found, list):
+                values[name] = item
+                break
+            if found:  # a value that cannot be told: so neither can the item
+                break
 
 
 def _inside_inlined(program, area: Span, values: dict, state: Any, keys_only: bool):

@@ -199,6 +199,9 @@ class Game:
     # the `fn`s whose body generated code may hold in place of a call (dsl/codegen/exprs.py,
     # `Exprs.inlined`): a failure in one has no frame of its own (interpreter/core/failure.py)
     inlined: frozenset[str] = attrs.field(default=frozenset(), eq=False, repr=False)
+    # the comprehensions generated code writes out item by item (dsl/codegen/exprs.py,
+    # `Exprs.written_out`), by span: the name and its items; no frame holds the name's value
+    written_out: dict[Span, tuple[str, tuple]] = attrs.field(factory=dict, eq=False, repr=False)
     # whether some `fn` remembers its calls (dsl/codegen/memo.py): else a run needs no memo
     remembers: bool = attrs.field(default=False, eq=False, repr=False)
     # by player count, the state after a setup that rolls no die, before any seed is set
