@@ -808,3 +808,26 @@ def new_game_of(game):
     state = start(game, 2, rng.seed_state(1))
     assert state.winners == []
     return state
+
+
+def test_a_decision_of_a_loop_s_player_is_not_checked_unless_the_loop_may_change_him():
+    """`choose p` where `p` walks `players` and nothing in the loop sets `p`: always a player
+    of the game, so the generated code does not check it. Set in the loop, or walking a list
+    the rules make, it is checked (K408 otherwise)."""
+
+    def checks(body: str) -> bool:
+        text = (
+            'ruleset "seated"\nplayers 2\nvar order: list of player = []\nvar n: int = 0\n'
+            f"round max 2 {{\n  order = players\n{body}\n}}\n"
+        )
+        game = _game(text)
+        return "_not_a_player" in "\n".join(b.source for info in game.procs for b in info.blocks)
+
+    choose = '    let x = choose p from [1, 2] as "x"\n    n += x\n'
+    assert not checks(f"  for p in players {{\n{choose}  }}")
+    assert checks(f"  for p in players {{\n    p = player(1)\n{choose}  }}")
+    assert checks(f"  for p in players {{\n    let p = player(1)\n{choose}  }}")
+    assert checks(f"  for p in order {{\n{choose}  }}")
+    # the inner loop over the same name sets the outer one's: the outer is checked
+    inner = f"    for p in players {{\n  {choose}    }}\n"
+    assert checks(f"  for p in players {{\n{inner}{choose}  }}")

@@ -333,10 +333,9 @@ def _choose(c: Choose, after: int, resume: int) -> list[str]:
     `resume`. With `offers`, the
     decider's standing options follow the decision's own; a `quiet` point asks only a
     player who has some."""
-    who = [
-        f"who = {c.player}",
-        "if who.__class__ is not int or not 0 <= who < st.n: _not_a_player(who)",
-    ]
+    who = [f"who = {c.player}"]
+    if not c.seated:
+        who.append("if who.__class__ is not int or not 0 <= who < st.n: _not_a_player(who)")
     suspend = [f"st.pending = (who, o, {c.site}, {c.slot})", f"return {SUSPENDED - resume}"]
     if c.quiet:
         return who + [

@@ -120,6 +120,9 @@ class Choose(Instr):
     quiet: bool = False  # a `quiet` point: asked only of a player with standing options
     placed: tuple[int, ...] = ()  # the slots of the locals the prompt names, for traces
     several: bool = False  # the options are a list written out with more than one item
+    # the player is a loop's name over `players` that nothing else sets: always a player of
+    # the game, so not checked
+    seated: bool = False
 
     suspends: ClassVar[bool] = True
 

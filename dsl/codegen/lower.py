@@ -101,6 +101,9 @@ class Lowerer(Visitor):
         self.site_base = "setup"  # the name a decision takes without an `id` of its own
         self.native = _Native(self)
         self.changed: frozenset[str] = frozenset()  # in the procedure being lowered
+        # the loop names that hold one of the game's players wherever they are read: the
+        # loops over `players` being lowered whose bodies give the name no other value
+        self.seated: frozenset[str] = frozenset()
         # the standing rules, in the order of `_STANDING`, and by each state name the rules
         # whose conditions read it: a statement writing it is followed by a `Standing` test
         self.access = Access(program, exprs.sym)
@@ -401,13 +404,28 @@ class Lowerer(Visitor):
     def s_For(self, s: ast.For, b, scope):
         items = self.ex.x(s.iter, scope)
         walked = items if self.ex.steady(s.iter, scope) else f"list({items})"
+        seated = (
+            isinstance(s.iter, ast.NameRef)
+            and s.iter.name == "players"
+            and "players" not in scope.where
+            and not _rebinds(s.body, s.name)
+        )
+
+        def body() -> None:
+            before = self.seated
+            self.seated = before | {s.name} if seated else before - {s.name}
+            try:
+                self.block(s.body, b, scope)
+            finally:
+                self.seated = before
+
         # the loop variable's slot comes after the loop's own (`bind` runs after them)
         self._for_each(
             b,
             scope,
             walked,
             lambda item: f"L[{scope.slot(s.name)}] = {self.item(s, scope, item)}",
-            lambda: self.block(s.body, b, scope),
+            body,
             (s.iter.span, s.span, s.body.span),
         )
 
@@ -619,6 +637,7 @@ class Lowerer(Visitor):
                 placed=tuple(p[1] for p in self.sites[site].places),
                 offers=self.offering,
                 several=isinstance(s.options, ast.ListLit) and len(s.options.items) > 1,
+                seated=isinstance(s.player, ast.NameRef) and s.player.name in self.seated,
                 span=s.span,
             )
         )
@@ -967,6 +986,22 @@ class Lowerer(Visitor):
 # what a quiet point asks, and the option that declines every standing option there
 QUIET_PROMPT = "anything to do before play goes on?"
 GO_ON = "go on"
+
+
+def _rebinds(body: ast.Block, name: str) -> bool:
+    """Whether a statement of `body` may give the local `name` a value: any node there but a
+    read of it (`NameRef`) that holds the name (a `let`, an assignment, a loop or a decision
+    or a match naming it, and, to be safe, a field or a call of that name)."""
+    for node in ast.walk(body):
+        if isinstance(node, ast.NameRef):
+            continue
+        for field in attrs.fields(type(node)):
+            value = getattr(node, field.name)
+            if value == name or (isinstance(value, (tuple, list)) and name in value):
+                return True
+    return False
+
+
 ACCEPT, REFUSE = "accept", "refuse"  # the answers to a proposal of `agree`
 COUNTER = "counter"  # and, in a negotiation, the answer that makes a new proposal
 OFFER, WITHDRAW = "offer", "withdraw"  # what ends a draft: offered, or no deal
