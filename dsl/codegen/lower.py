@@ -14,6 +14,7 @@ inside one `Step`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 
@@ -995,7 +996,8 @@ def _rebinds(body: ast.Block, name: str) -> bool:
     for node in ast.walk(body):
         if isinstance(node, ast.NameRef):
             continue
-        for field in attrs.fields(type(node)):
+        kind: Any = type(node)  # every node class is an attrs class
+        for field in attrs.fields(kind):
             value = getattr(node, field.name)
             if value == name or (isinstance(value, (tuple, list)) and name in value):
                 return True
