@@ -250,6 +250,8 @@ class Game:
 
     def interaction(self, player: int) -> None:
         for t in range(self.territories):
+            if not self.bands[player][t]:
+                continue  # as the ruleset: a space without the player's bands is passed over
             for other in range(self.players):
                 if other == player or not self.bands[player][t] or not self.bands[other][t]:
                     continue
