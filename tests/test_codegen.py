@@ -831,3 +831,62 @@ def test_a_decision_of_a_loop_s_player_is_not_checked_unless_the_loop_may_change
     # the inner loop over the same name sets the outer one's: the outer is checked
     inner = f"    for p in players {{\n  {choose}    }}\n"
     assert checks(f"  for p in players {{\n{inner}{choose}  }}")
+
+
+LOOPS_WRITTEN = """
+ruleset "loops"
+players 2
+param steps: list of list of int = [[1, 0], [0, 1], [2, 2]]
+var total: int = 0
+var seen: list of int = []
+var held: list of int = []
+
+round max 1 {
+  for d in steps {
+    for way in [1, -1] {
+      total += way * d[0] + d[1]
+      add d[1] to seen
+    }
+  }
+  for e in steps {
+    e = [0, 0]
+    total += e[0]
+  }
+  for f in steps {
+    if f[0] == 2 { break }
+    total += 1
+  }
+  for g in [0, 1, 2] { total += held[g] }
+  end game winners []
+}
+"""
+
+
+def test_a_loop_over_a_few_known_items_is_written_out_unless_it_sets_its_name_or_breaks():
+    """The body of a loop without a decision, over a param's list or a list of literals,
+    once per item with the item's parts read as numbers; a loop that sets its name or
+    breaks stays a loop. The same values as plain code, and the same fault, naming the
+    item's local, when an item fails."""
+    fast, plain = _game(LOOPS_WRITTEN), _game(LOOPS_WRITTEN, fuse=False)
+    written = "\n".join(b.source for info in fast.procs for b in info.blocks)
+    assert "in _k" in written  # the loops over `e` and `f` stay loops
+    assert written.count("for ") == 2
+    faults = []
+    for game in (fast, plain):
+        state = start(game, 2, rng.seed_state(1), run_now=False)
+        state.set("held", [5, 6])
+        with pytest.raises(RulesetRuntimeError) as err:
+            run(state)
+        faults.append((err.value.code, str(err.value), state.get("total"), state.get("seen")))
+    assert faults[0] == faults[1]
+    assert faults[0][0] == "K401"
+    assert faults[0][2:] == (19, [0, 0, 1, 1, 2, 2])  # what ran before `held[2]` failed
+    assert "index" in faults[0][1]
+    for game in (fast, plain):
+        state = start(game, 2, rng.seed_state(1), run_now=False)
+        state.set("held", [5, 6, 7])
+        run(state)
+        # way * d[0] + d[1] over both ways is 2 * d[1]: 0 + 2 + 4; then 2 steps before the
+        # break, and 5 + 6 + 7
+        assert state.get("total") == 6 + 2 + 18
+        assert state.get("seen") == [0, 0, 1, 1, 2, 2]

@@ -111,6 +111,21 @@ def copier(t: Type) -> str:
     return "_copy_deep" if may_hold_lists(t) else "_copy"
 
 
+_NOT_LITERAL = object()
+
+
+def _literal_value(e) -> Any:
+    """The value of a number, text, truth value or none written in the rules (a negative
+    number too), else `_NOT_LITERAL`."""
+    if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+        return e.value
+    if isinstance(e, ast.NoneLit):
+        return None
+    if isinstance(e, ast.UnaryOp) and e.op == "-" and isinstance(e.operand, ast.IntLit):
+        return -e.operand.value
+    return _NOT_LITERAL
+
+
 def _written_range(e) -> tuple[int, int] | None:
     """The two ends of `range(a, b)` written with two numbers in the rules, else None."""
     if not (isinstance(e, ast.CallExpr) and e.name == "range" and not e.base):
@@ -490,6 +505,11 @@ class Exprs(Visitor):
             ends = _written_range(e)
             if ends is not None:
                 return tuple(range(*ends)) if ends[1] - ends[0] <= WRITTEN_OUT else None
+        if isinstance(e, ast.ListLit):
+            values = [_literal_value(item) for item in e.items]
+            if len(values) > WRITTEN_OUT or any(v is _NOT_LITERAL for v in values):
+                return None
+            return tuple(values)
         items = self._param_items(e, scope)
         return items if items is not None and len(items) <= WRITTEN_OUT else None
 
@@ -656,6 +676,9 @@ class Exprs(Visitor):
                 item = "".join(f"[{self.x(i, scope)}]" for i in e.indices[len(keys) :])
                 flat = self.flat(decl, e.indices[: len(keys)], scope)
                 return f"st.g[{self.sym.slot_of(e.obj.name)}][{flat}]{item}"
+        values = _known_values(e, scope)
+        if values is not None and len(values) == 1 and type(values[0]) in (int, str, bool):
+            return repr(values[0])  # an item of a written-out item (`written_out`)
         return f"{self.read(e.obj, scope)}[{self.x(e.indices[0], scope)}]"
 
     def bounded(self, e, scope: Scope) -> bool:
@@ -673,6 +696,9 @@ class Exprs(Visitor):
         (`small_names`), or an item of such a list."""
         if isinstance(e, ast.UnaryOp) and e.op == "-":
             return self.small(e.operand, scope)
+        values = _known_values(e, scope)
+        if values is not None and all(type(v) is int and abs(v) < 1 << 16 for v in values):
+            return True
         if isinstance(e, ast.IndexGet) and len(e.indices) == 1:
             e = e.obj
         if isinstance(e, ast.NameRef):

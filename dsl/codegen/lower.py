@@ -1053,6 +1053,9 @@ class _Native(Visitor):
 
     @on(ast.For)
     def n_For(self, s: ast.For, scope):
+        written = self.written_out(s, scope)
+        if written is not None:
+            return written
         items = self.ex.x(s.iter, scope)
         walked = items if self.ex.steady(s.iter, scope) else f"list({items})"
         var = f"L[{scope.slot(s.name)}]"
@@ -1067,6 +1070,40 @@ class _Native(Visitor):
             return charge + [(f"for {var} in {walked}:", s.span)] + self.body(s.body, scope)
         head = [(f"for _v in {walked}:", s.span), (f"    {var} = {item}", s.span)]
         return charge + head + self.body(s.body, scope)
+
+    def written_out(self, s: ast.For, scope: Scope) -> list[Line] | None:
+        """A loop over a few items known when compiling (`Exprs.known_items`, but no
+        `range`, whose list would be charged as items), whose body neither sets its name nor
+        breaks: its body once per item, the name read as the item (as `Exprs.written_out`
+        writes out a comprehension). The loop's steps are charged at its start, as for the
+        loop; its local holds each item in turn, as the loop's would. None when the loop is
+        not such."""
+        if isinstance(s.iter, ast.CallExpr) and s.iter.name == "range":
+            return None
+        items = self.ex.known_items(s.iter, scope)
+        room = self.ex.room
+        if items is None or not room or len(items) > room or _rebinds(s.body, s.name):
+            return None
+        if any(isinstance(node, ast.Break) for node in ast.walk(s.body)):
+            return None
+        slot = scope.slot(s.name)
+        where, walks = scope.where[s.name], scope.walks.get(s.name)
+        lines: list[Line] = [(f"st.left -= {len(items)}", s.span), (_WHILE_START, s.span)]
+        self.ex.room = room // max(len(items), 1)
+        try:
+            for item in items:
+                literal = self.ex.literal(item)
+                lines.append((f"L[{slot}] = {self.lower.item(s, scope, literal)}", s.span))
+                scope.where[s.name], scope.walks[s.name] = literal, (item,)
+                lines += [line for stmt in s.body.stmts for line in self.visit(stmt, scope)]
+        finally:
+            self.ex.room = room
+            scope.where[s.name] = where
+            if walks is None:
+                scope.walks.pop(s.name, None)
+            else:
+                scope.walks[s.name] = walks
+        return lines
 
     @on(ast.Repeat)
     def n_Repeat(self, s: ast.Repeat, scope):
