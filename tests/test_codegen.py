@@ -890,3 +890,42 @@ def test_a_loop_over_a_few_known_items_is_written_out_unless_it_sets_its_name_or
         # break, and 5 + 6 + 7
         assert state.get("total") == 6 + 2 + 18
         assert state.get("seen") == [0, 0, 1, 1, 2, 2]
+
+
+BOUNDED = """
+ruleset "bounded"
+players 2
+var cell[0..6]: int = 0
+var hits: int = 0
+var x: int = 3
+fn inside(c: int): bool = c >= 0 and c < 7
+
+round max 1 {
+  let y = x
+  if inside(y) and cell[y] == 0 { hits += 1 }
+  if y >= 0 and cell[y] == 0 { hits += 10 }
+  if 0 <= y and y < 7 and cell[y] == 0 { hits += 100 }
+  end game winners []
+}
+"""
+
+
+def test_a_key_that_a_test_before_it_bounds_indexes_without_a_table():
+    """`inside(y) and cell[y] == 0`: where the left side holds, `y` is in 0..6, the keys of
+    `cell`, so the right side indexes with `y` itself; a test that bounds `y` on one side
+    only leaves the look-up that refuses a key outside the keys. Plain code bounds nothing."""
+    fast, plain = _game(BOUNDED), _game(BOUNDED, fuse=False)
+    block = fast.procs[0].blocks[0].source
+    assert block.count("_m") == 1  # only `y >= 0 and cell[y] == 0` looks `y` up
+    assert "_m" in "\n".join(b.source for info in plain.procs for b in info.blocks)
+    for game in (fast, plain):
+        for value, hits in ((3, 111), (9, 0)):
+            state = start(game, 2, rng.seed_state(1), run_now=False)
+            state.set("x", value)
+            if value == 9:  # `y >= 0` holds, and the look-up refuses 9
+                with pytest.raises(RulesetRuntimeError) as err:
+                    run(state)
+                assert err.value.code == "K401"
+            else:
+                run(state)
+                assert state.get("hits") == hits

@@ -60,8 +60,9 @@ class Compiler:
     `ask_forced`: put every decision to the player, even one with a single option (scenarios
     use it to script forced decisions, or to list the ones taken for the player).
     `fuse=False`: one block per IR instruction and no jump threading (`dsl.codegen.link`), and
-    every comprehension a Python one (`Exprs.written_out`): slower code that must play exactly
-    as the fused code does (tests/test_codegen.py).
+    nothing worked out from the rules' text (`Exprs.fold`: every comprehension and loop a
+    Python one, no bounds from tests): slower code that must play exactly as the fused code
+    does (tests/test_codegen.py).
     `remember=False`: no `fn` keeps the values of its calls (dsl/codegen/memo.py); the same
     games again, at the cost of working every value out each time."""
 
@@ -73,7 +74,7 @@ class Compiler:
         self.sym: Symbols = checked.symbols
         self.ask_forced = ask_forced
         self.fuse = fuse
-        self.exprs = Exprs(checked.symbols, checked.typing, write_out=fuse)
+        self.exprs = Exprs(checked.symbols, checked.typing, fold=fuse)
         self.env = self.exprs.env  # the namespace generated code runs in
         # the `fn`s whose calls are remembered (dsl/codegen/memo.py)
         self.remembered = memo.remembered(self.program, self.sym) if remember else {}

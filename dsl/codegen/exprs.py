@@ -18,7 +18,7 @@ from typing import Any
 from dsl.errors import Span
 from dsl.semantics.builtins import BUILTINS, STATE_NAMES
 from dsl.semantics.symbols import FLIPPED, Symbols
-from dsl.semantics.types import ANY, Named, Type, Typing, elem, may_be_list, may_hold_lists
+from dsl.semantics.types import ANY, INT, Named, Type, Typing, elem, may_be_list, may_hold_lists
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, on
 from interpreter.core.runtime import RUNTIME
@@ -112,6 +112,9 @@ def copier(t: Type) -> str:
 
 
 _NOT_LITERAL = object()
+# the comparisons whose truth bounds a number (`Exprs.bounds`), and each one turned around
+_BOUNDS = ("<", "<=", ">", ">=")
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 def _literal_value(e) -> Any:
@@ -242,7 +245,7 @@ class Exprs(Visitor):
 
     domain = ast.EXPRESSIONS
 
-    def __init__(self, symbols: Symbols, typing: Typing, write_out: bool = True):
+    def __init__(self, symbols: Symbols, typing: Typing, fold: bool = True):
         self.sym = symbols
         self.typing = typing
         self.env: dict[str, Any] = dict(RUNTIME)
@@ -260,9 +263,11 @@ class Exprs(Visitor):
         self.rule: tuple[str, int] = ("", 0)
         self.rule_kind = ""
         self.walking = 0  # > 0: compiling the list a comprehension walks (see `checked`)
-        # how many copies an item of a comprehension may have now (`written_out`); none is
-        # written out in plain code
-        self.room = WRITTEN_OUT if write_out else 0
+        # `fold`: use what the rules' text tells when compiling (items written out, the
+        # bounds a test sets); plain code does not, and must play the same games
+        self.fold = fold
+        # how many copies an item of a comprehension may have now (`written_out`)
+        self.room = WRITTEN_OUT if fold else 0
         # the comprehensions written out (`written_out`), by span: the name and its items
         self.written: dict[Span, tuple[str, tuple]] = {}
         self.bound = 0  # names bound for operands so far (see `checked`)
@@ -639,12 +644,63 @@ class Exprs(Visitor):
             return f"_join(st, {self.x(e.left, scope)}, {self.x(e.right, scope)})"
         if e.op in ("in", "not in"):
             return f"({self.x(e.left, scope)} {e.op} {self.read(e.right, scope)})"
+        if e.op == "and" and self.fold:
+            facts = self.bounds(e.left)
+            if facts:  # the right side runs only where the left held: it knows its bounds
+                inner = scope.inner([])
+                for name, (lo, hi) in facts.items():
+                    was = inner.ranges.get(name)
+                    inner.ranges[name] = (max(lo, was[0]), min(hi, was[1])) if was else (lo, hi)
+                return f"({self.x(e.left, scope)} and {self.x(e.right, inner)})"
         a, b = self.x(e.left, scope), self.x(e.right, scope)
         if e.op == "*" and not (self.bounded(e.left, scope) and self.bounded(e.right, scope)):
             return self.checked(a, b, "*", "_mul")
         if e.op in ("+", "-") and not (self.bounded(e.left, scope) or self.bounded(e.right, scope)):
             return self.checked(a, b, e.op, "_add" if e.op == "+" else "_sub")
         return f"({a} {e.op} {b})"
+
+    def bounds(self, e) -> dict[str, tuple[int, int]]:
+        """What the test `e` says, where it holds, of the numbers it compares with numbers
+        written in the rules: by name, the range (from, to, not included) each is then in.
+        A chain of `and` says what each of its parts says; a call of a plain `fn` whose
+        arguments are names says what its body says of its parameters."""
+        low: dict[str, int] = {}
+        high: dict[str, int] = {}
+        self._bounds(e, {}, low, high)
+        return {name: (low[name], high[name]) for name in low.keys() & high.keys()}
+
+    def _bounds(self, e, names: dict[str, str], low: dict, high: dict, depth: int = 0) -> None:
+        if isinstance(e, ast.BinOp) and e.op == "and":
+            self._bounds(e.left, names, low, high, depth)
+            self._bounds(e.right, names, low, high, depth)
+        elif isinstance(e, ast.BinOp) and e.op in _BOUNDS:
+            left, right, op = e.left, e.right, e.op
+            if isinstance(left, ast.IntLit):  # `0 <= x` is `x >= 0`
+                left, right, op = right, left, _FLIPPED[op]
+            if not (isinstance(left, ast.NameRef) and isinstance(right, ast.IntLit)):
+                return
+            if self.typing.of(left) != INT or (depth and left.name not in names):
+                return  # in a `fn`'s body, only its parameters are the caller's names
+            name, k = names.get(left.name, left.name), right.value
+            if op in ("<", "<="):
+                bound = k if op == "<" else k + 1
+                high[name] = min(high.get(name, bound), bound)
+            else:
+                bound = k if op == ">=" else k + 1
+                low[name] = max(low.get(name, bound), bound)
+        elif isinstance(e, ast.CallExpr) and not e.base and depth < 4:
+            fn = self.sym.decls.get(e.name)
+            args = [a for a in e.args if not isinstance(a, ast.KwArg)]
+            if not isinstance(fn, ast.Fn) or fn.kind != "fn" or fn.signature_only or fn.base:
+                return
+            if len(args) != len(fn.params) or not all(isinstance(a, ast.NameRef) for a in args):
+                return
+            inner = {
+                p.name: names.get(a.name, a.name)
+                for p, a in zip(fn.params, args)
+                if isinstance(a, ast.NameRef) and (not depth or a.name in names)
+            }
+            self._bounds(fn.body, inner, low, high, depth + 1)
 
     @on(ast.FieldGet)
     def x_FieldGet(self, e: ast.FieldGet, scope):
