@@ -753,6 +753,8 @@ class Exprs(Visitor):
         if isinstance(e, ast.UnaryOp) and e.op == "-":
             return self.small(e.operand, scope)
         values = _known_values(e, scope)
+        if isinstance(values, range):  # its ends say it: a range may be long
+            values = (values[0], values[-1]) if values else ()
         if values is not None and all(type(v) is int and abs(v) < 1 << 16 for v in values):
             return True
         if isinstance(e, ast.IndexGet) and len(e.indices) == 1:

@@ -1088,6 +1088,7 @@ class _Native(Visitor):
             return None
         slot = scope.slot(s.name)
         where, walks = scope.where[s.name], scope.walks.get(s.name)
+        ends = scope.ranges.pop(s.name, None)
         lines: list[Line] = [(f"st.left -= {len(items)}", s.span), (_WHILE_START, s.span)]
         self.ex.room = room // max(len(items), 1)
         try:
@@ -1103,6 +1104,8 @@ class _Native(Visitor):
                 scope.walks.pop(s.name, None)
             else:
                 scope.walks[s.name] = walks
+            if ends is not None:
+                scope.ranges[s.name] = ends
         return lines
 
     @on(ast.Repeat)
