@@ -502,7 +502,7 @@ class Exprs(Visitor):
     def known_items(self, e, scope: Scope) -> tuple | None:
         """The items of the list `e` when compiling, if at most `WRITTEN_OUT`: an enum's
         values, a table's rows, a map's nodes, a `range` between two numbers written in the
-        rules, a `param`'s list; else None."""
+        rules, a list of written values (`[1, -1]`), a `param`'s list; else None."""
         if isinstance(e, ast.CallExpr) and not e.base and not self.sym.kind.get(e.name):
             if e.name in ("nodes", "rows", "values"):
                 listed = self.listed_items(e)

@@ -15,6 +15,10 @@ steps at each use):
   calls change a variable's list in place or not at all, so the local holds the variable
   for as long as the function runs.
 
+What counts as a loop (`_repeats`): Python's loops and comprehensions, and a list of three
+entries or more (a comprehension written out item by item, dsl/codegen/exprs.py), but not
+the `while True:` of a block that goes back to itself, whose body most entries run once.
+
 The places to change come from Python's own parse of the source, never from a search of its
 text. The slots of `L` are left as they are when the body names `L` otherwise than
 `L[number]`, or calls a helper that reads the frames' locals while it runs
