@@ -172,6 +172,8 @@ class _NoMemo(dict):
 
 
 NO_MEMO: dict = _NoMemo()
+# what `run` passes `State.apply`: no option, only run on
+_NO_OPTION = object()
 
 
 class State:
@@ -261,11 +263,21 @@ class State:
     def apply(self, option: Any) -> None:
         """Apply a legal option and run until the next decision; refuse anything else.
 
-        A refused option (or one past the declared bound) raises before anything changes."""
+        A refused option (or one past the declared bound) raises before anything changes.
+        `run(state)` comes here with `_NO_OPTION`: nothing is applied, the game runs on from
+        where it is. The engine's loop is here, not in a function of its own, because this
+        is the hot path of every playout: a call more per decision costs 4-5 % of a small
+        game's playout (bench/playouts.py).
+
+        An error of the ruleset's own code becomes a `RulesetRuntimeError` at the statement
+        that failed (`_stopped`), and the game goes back to where it was before the option;
+        any other exception is the engine's and propagates unchanged."""
         pending = self.pending
-        # the hot path of every playout: keep it short (1 = OPTIONS, 0 = WHO, 2 = SITE,
-        # 3 = SLOT: literal indices, because reading a module constant costs a lookup)
-        if pending is not None and option in pending[1] and self.decisions < self.bound:
+        # literal indices (1 = OPTIONS, 0 = WHO, 2 = SITE, 3 = SLOT), because reading a
+        # module constant costs a lookup
+        if option is _NO_OPTION:
+            slot = -1
+        elif pending is not None and option in pending[1] and self.decisions < self.bound:
             if self.seed is None and self.origin is None:  # a copy to go back to, once
                 self.origin = (self.clone(), len(self.taken))
             if option.__class__ is list:
@@ -279,19 +291,66 @@ class State:
                 self.trace.append(
                     ("decision", pending[0], pending[2], option, self._placed(pending[2]))
                 )
-            try:
-                if (
-                    option.__class__ is list
-                    and self.game.options
-                    and self._take_offer(pending, option)
-                ):
+            slot = pending[3]
+            if option.__class__ is list and self.game.options:
+                try:
+                    if self._take_offer(pending, option):
+                        return
+                except KnapperError:
+                    self._go_back()
+                    raise
+        else:
+            raise self._refusal(option)
+        budget = self.budget
+        self.left = budget.steps
+        self.room = budget.elements
+        stack = self.stack
+        code_of = self.game.code
+        fr = stack[-1]  # read with literal indices: 0 = PROC, 1 = PC, 2 = LOCALS
+        L = fr[2]
+        if slot >= 0:
+            L[slot] = option
+        code = code_of[fr[0]]
+        pc = fr[1]
+        if self.game.remembers:
+            self.memo = {}
+        try:
+            while True:
+                nxt = code[pc](self, L)
+                if nxt >= 0:
+                    pc = nxt
+                    continue
+                if nxt <= -5:  # SUSPENDED - r: a decision is pending
+                    fr[1] = -5 - nxt
                     return
-                run(self, pending[3], option)
-            except KnapperError:
+                if nxt == CALL:
+                    fr[1] = pc + 1
+                    fr = stack[-1]
+                    code = code_of[fr[0]]
+                    L = fr[2]
+                    pc = 0
+                elif nxt == RET:
+                    stack.pop()
+                    fr = stack[-1]
+                    code = code_of[fr[0]]
+                    L = fr[2]
+                    pc = fr[1]
+                else:  # END
+                    stack.clear()
+                    return
+        except KnapperError:
+            if slot >= 0:
                 self._go_back()
+            raise
+        except _STOPPING as err:
+            error = _stopped(self, fr, pc, err)
+            if error is None:  # the engine's own bug: it propagates as itself
                 raise
-            return
-        raise self._refusal(option)
+            if slot >= 0:
+                self._go_back()
+            raise error from None
+        finally:
+            self.memo = NO_MEMO
 
     def _go_back(self) -> None:
         """A rule failed while an option was applied: put the game back where it was before
@@ -680,79 +739,47 @@ def start(
     return state
 
 
-def run(state: State, slot: int = -1, option: Any = None) -> None:
-    """Execute instructions until a decision is pending or the game is over.
+def run(state: State) -> None:
+    """Execute instructions until a decision is pending or the game is over: `State.apply`
+    with no option, where the engine's loop is."""
+    state.apply(_NO_OPTION)
 
-    `slot` and `option`: the decision just taken, stored in the waiting frame's locals.
-    A frame is read with literal indices (0 = PROC, 1 = PC, 2 = LOCALS): this is the hot loop.
-    An error of the ruleset's own code becomes a `RulesetRuntimeError` at the statement that
-    failed; any other exception is the engine's and propagates unchanged."""
-    budget = state.budget
-    state.left = budget.steps
-    state.room = budget.elements
-    stack = state.stack
-    code_of = state.game.code
-    fr = stack[-1]
-    L = fr[2]
-    if slot >= 0:
-        L[slot] = option
-    code = code_of[fr[0]]
-    pc = fr[1]
-    if state.game.remembers:
-        state.memo = {}
-    try:
-        while True:
-            nxt = code[pc](state, L)
-            if nxt >= 0:
-                pc = nxt
-                continue
-            if nxt <= -5:  # SUSPENDED - r: a decision is pending
-                fr[1] = -5 - nxt
-                return
-            if nxt == CALL:
-                fr[1] = pc + 1
-                fr = stack[-1]
-                code = code_of[fr[0]]
-                L = fr[2]
-                pc = 0
-            elif nxt == RET:
-                stack.pop()
-                fr = stack[-1]
-                code = code_of[fr[0]]
-                L = fr[2]
-                pc = fr[1]
-            else:  # END
-                stack.clear()
-                return
-    except RulesetFault as fault:
-        fr[1], span = _failed_at(state, fr[0], pc, fault)
-        raise _error(
-            RulesetRuntimeError, state.game, _fault_diag(state, fr[0], fault, span)
-        ) from None
-    except EXHAUSTED as err:
+
+def _stopped(state: State, fr: list, pc: int, err: Exception) -> KnapperError | None:
+    """The `RulesetRuntimeError` of an error that instruction `pc` of frame `fr` raised, at
+    the statement that failed (the frame is left there); None when the error is not the
+    ruleset's (`_raised_by_rules`) but a bug of the engine."""
+    if isinstance(err, (RulesetFault, *EXHAUSTED)):
         fr[1], span = _failed_at(state, fr[0], pc, err)
-        spent = _exhausted(err)
-        raise _error(
-            RulesetRuntimeError, state.game, _fault_diag(state, fr[0], spent, span)
-        ) from None
-    except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
-        if not _raised_by_rules(err):
-            raise
-        fr[1], span = _failed_at(state, fr[0], pc, err)
-        why = failure(err, state, span)
-        raise _error(
-            RulesetRuntimeError,
-            state.game,
-            diag("K401", why.message, span, hint=why.hint, notes=why.notes),
-        ) from None
-    finally:
-        state.memo = NO_MEMO
+        fault = err if isinstance(err, RulesetFault) else _exhausted(err)
+        return _error(RulesetRuntimeError, state.game, _fault_diag(state, fr[0], fault, span))
+    if not _raised_by_rules(err):
+        return None
+    fr[1], span = _failed_at(state, fr[0], pc, err)
+    why = failure(err, state, span)
+    return _error(
+        RulesetRuntimeError,
+        state.game,
+        diag("K401", why.message, span, hint=why.hint, notes=why.notes),
+    )
 
 
 # What running out of memory, of stack or of number range looks like in Python: in the
 # ruleset's code these are its work going past what a machine can give, like the budget's
 # own faults (K424), never a bare exception.
 EXHAUSTED = (MemoryError, RecursionError, OverflowError)
+# What `State.apply` turns into a `RulesetRuntimeError` (`_stopped`): the ruleset's faults,
+# its work going past the machine, and the Python errors its own code may raise.
+_STOPPING = (
+    RulesetFault,
+    *EXHAUSTED,
+    IndexError,
+    KeyError,
+    TypeError,
+    ValueError,
+    ZeroDivisionError,
+    AttributeError,
+)
 _BUDGET_CODES = ("K421", "K422", "K423", "K424")
 
 
