@@ -359,6 +359,12 @@ def _choose(c: Choose, after: int, resume: int) -> list[str]:
             f"({''.join(f'L[{i}], ' for i in c.placed)})))",
             f"    return {after}",
         ]
+    if c.seated and c.several and not c.ask and not c.offers:
+        # nothing between the options and the decider: the pending tuple takes both at once
+        return [
+            f"st.pending = ({c.player}, {lines[0][4:]}, {c.site}, {c.slot})",
+            suspend[1],
+        ]
     offers = ["o += _offers(st, _OPTIONS, who)"] if c.offers else []
     return lines + who + offers + suspend
 

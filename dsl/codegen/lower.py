@@ -450,9 +450,15 @@ class Lowerer(Visitor):
         bound = s.max if s.max is not None else 0
         message = self.ex.const(f"the loop ran more than its bound of {bound} times")
         b.step(f"L[{turns}] = 0\n{_WHILE_START}", s.span)
+        # `while not c` is done when `c` holds: the test is `c` itself, not `not (not c)`
+        cond = s.cond
         test = LoopTest(
             before=(),
-            done=f"not ({self.ex.x(s.cond, scope)})",
+            done=(
+                self.ex.x(cond.operand, scope)
+                if isinstance(cond, ast.UnaryOp) and cond.op == "not"
+                else f"not ({self.ex.x(cond, scope)})"
+            ),
             after=(
                 f"L[{turns}] += 1",
                 f"if L[{turns}] > {bound}: _fault('K405', {message})",
