@@ -929,3 +929,50 @@ def test_a_key_that_a_test_before_it_bounds_indexes_without_a_table():
             else:
                 run(state)
                 assert state.get("hits") == hits
+
+
+ROW_WALK = """
+ruleset "rows"
+players 2
+enum spot { s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14 }
+var cell[player, spot]: int = 0
+var out: list of spot = []
+var who: player = none
+var probe: bool = false
+
+round max 1 {
+  let a = player(1)
+  let b = player(2)
+  cell[a, s2] = 3
+  cell[a, s9] = 1
+  cell[a, s14] = 2
+  cell[b, s3] = 5
+  out = [s for s in values(spot) if cell[a, s] > 0 and s != s9]
+    + [s for s in values(spot) if cell[b, s] >= 5]
+    + [s for s in values(spot) if 0 < cell[b, s]]
+  if probe { out = [s for s in values(spot) if cell[who, s] > 0] }
+  end game winners []
+}
+"""
+
+
+def test_a_comprehension_over_a_variable_s_last_key_walks_its_row():
+    """One `for` over the values of a variable's last key, too many to write out, whose test
+    begins with that variable's cell at the item, walks the variable's row beside the items;
+    a test that reads the cell second, or plain code, does not. Both give the same list,
+    and the same fault when the row's start fails."""
+    fast, plain = _game(ROW_WALK), _game(ROW_WALK, fuse=False)
+    walked = fast.procs[0].blocks[0].source
+    assert walked.count(" in zip(") == 3  # the third comprehension reads the cell second
+    assert " in zip(" not in "\n".join(b.source for info in plain.procs for b in info.blocks)
+    for game in (fast, plain):
+        assert new_game_of(game).get("out") == ["s2", "s14", "s3", "s3"]
+    faults = []
+    for game in (fast, plain):
+        state = start(game, 2, rng.seed_state(1), run_now=False)
+        state.set("probe", True)
+        with pytest.raises(RulesetRuntimeError) as err:
+            run(state)
+        faults.append(str(err.value))
+    assert faults[0] == faults[1]
+    assert "`who` is `none`" in faults[0]

@@ -114,6 +114,7 @@ def copier(t: Type) -> str:
 _NOT_LITERAL = object()
 # the comparisons whose truth bounds a number (`Exprs.bounds`), and each one turned around
 _BOUNDS = ("<", "<=", ">", ">=")
+_COMPARISONS = ("==", "!=", *_BOUNDS)
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
@@ -208,6 +209,9 @@ class Scope:
         self.ranges: dict[str, tuple[int, int]] = {}
         # the comprehension names that walk a `param`'s list: its items
         self.walks: dict[str, tuple] = {}
+        # the cells a comprehension walks along a variable's row (`Exprs.row_walk`): the
+        # Python name that holds each, by the `id` of the expression that reads it
+        self.cells: dict[int, str] = {}
         for name in params:
             if python_params:
                 self.where[name] = f"v_{name}"
@@ -233,6 +237,7 @@ class Scope:
         child.where = dict(self.where)
         child.ranges = {name: ends for name, ends in self.ranges.items() if name not in bound}
         child.walks = {name: items for name, items in self.walks.items() if name not in bound}
+        child.cells = dict(self.cells)
         for name in bound:
             child.where[name] = f"v_{name}"
         return child
@@ -446,6 +451,9 @@ class Exprs(Visitor):
         written = self.written_out(e, scope)
         if written is not None:
             return written
+        walk = self.row_walk(e, scope)
+        if walk is not None:
+            return walk
         parts = []
         inner = scope
         for n, comp in enumerate(e.fors):
@@ -498,6 +506,75 @@ class Exprs(Visitor):
         finally:
             self.room = room
         return "[" + ", ".join(parts) + "]"
+
+    def row_walk(self, e: ast.Comprehension, scope: Scope) -> str | None:
+        """A comprehension of one `for` over the values of a variable's last key (a map's
+        nodes, a table's rows, an enum's values, in their order) whose test begins with a
+        comparison of the variable's cell at that item (`[t for t in nodes(m) if v[p, t] >
+        0]`): it walks the variable's row, a slice of its cells, beside the items, so a cell is
+        read without working out its position. The row's start is worked out once, before
+        the walk: from the keys before the last one, names from outside the comprehension or
+        written values, which every item's test would have read first. None when the
+        comprehension is not such (or the code is plain, `fold` off)."""
+        if not self.fold or len(e.fors) != 1 or e.cond is None:
+            return None
+        comp = e.fors[0]
+        it = comp.iter
+        if not (
+            isinstance(it, ast.CallExpr)
+            and it.name in ("nodes", "rows", "values")
+            and not it.base
+            and not self.sym.kind.get(it.name)
+        ):
+            return None
+        items = self.listed_items(it)
+        first = e.cond
+        while isinstance(first, ast.BinOp) and first.op == "and":
+            first = first.left
+        if not items or not (isinstance(first, ast.BinOp) and first.op in _COMPARISONS):
+            return None
+        # the cell is what each item's test reads first, so the row's start fails (if it
+        # does) as the first item's test would
+        cell = first.left
+        if not self._row_cell(cell, comp, items, scope):
+            return None
+        assert isinstance(cell, ast.IndexGet) and isinstance(cell.obj, ast.NameRef)
+        at_first = scope.inner([comp.name])
+        at_first.where[comp.name] = self.literal(items[0])
+        at_first.walks[comp.name] = (items[0],)
+        decl = self.sym.decls[cell.obj.name]
+        start = self.flat(decl, cell.indices, at_first)
+        row = f"st.g[{self.sym.slot_of(cell.obj.name)}]"
+        inner = scope.inner([comp.name])
+        name = f"_w{len(scope.cells)}"
+        inner.cells[id(cell)] = name
+        end = f"{start} + {len(items)}" if start != "0" else str(len(items))
+        return (
+            f"[{self.x(e.expr, inner)} for v_{comp.name}, {name} in zip({self.listed(it)}, "
+            f"{row}[{start}:{end}]) if {self.x(e.cond, inner)}]"
+        )
+
+    def _row_cell(self, e, comp: ast.CompFor, items: tuple, scope: Scope) -> bool:
+        """Is `e` a state variable's cell whose last key is the comprehension's name, over
+        `items` in their order, and whose other keys are names from outside it or written
+        values (`row_walk`)?"""
+        if not (isinstance(e, ast.IndexGet) and isinstance(e.obj, ast.NameRef)):
+            return False
+        if e.obj.name in scope.where:
+            return False
+        decl = self.sym.decls.get(e.obj.name)
+        keys = self.sym.keys_of(decl) if decl is not None else ()
+        if not keys or len(e.indices) != len(keys):
+            return False
+        last = e.indices[-1]
+        if not (isinstance(last, ast.NameRef) and last.name == comp.name):
+            return False
+        if tuple(self.sym.domain(keys[-1])) != items:
+            return False
+        return all(
+            (isinstance(i, ast.NameRef) and i.name != comp.name) or _small_literal(i)
+            for i in e.indices[:-1]
+        )
 
     def known_items(self, e, scope: Scope) -> tuple | None:
         """The items of the list `e` when compiling, if at most `WRITTEN_OUT`: an enum's
@@ -725,6 +802,9 @@ class Exprs(Visitor):
 
     @on(ast.IndexGet)
     def x_IndexGet(self, e: ast.IndexGet, scope):
+        cell = scope.cells.get(id(e))
+        if cell is not None:  # a cell of the row a comprehension walks (`row_walk`)
+            return cell
         if isinstance(e.obj, ast.NameRef) and e.obj.name not in scope.where:
             decl = self.sym.decls.get(e.obj.name)
             keys = self.sym.keys_of(decl) if decl is not None else ()
