@@ -3,7 +3,8 @@
 A `State` is plain data: the variables (`g`), the engine's stack of frames (procedure,
 position, locals), the RNG's one-int state, scripted dice, the pending decision and the result.
 The framework's bookkeeping (stack, rng, counters) stays apart from the game's own data (`g`).
-`run` executes compiled instructions until a decision is needed or the game ends.
+`State.apply` applies an option and executes compiled instructions until a decision is needed
+or the game ends; `run` does the same with no option.
 
 The contract between generated code and this engine (docs/api.md, "The engine's contract"):
 
