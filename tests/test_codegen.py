@@ -976,3 +976,37 @@ def test_a_comprehension_over_a_variable_s_last_key_walks_its_row():
         faults.append(str(err.value))
     assert faults[0] == faults[1]
     assert "`who` is `none`" in faults[0]
+
+
+ROLLED = """
+ruleset "rolled"
+players 2
+var out: list of int = []
+
+round max 1 {
+  repeat 5 {
+    let face = roll 1d6
+    let big = roll 1d20
+    out = out + [face, big]
+  }
+  end game winners []
+}
+"""
+
+
+def test_a_die_rolled_into_a_local_is_written_in_place():
+    """`let x = roll 1dN` steps the generator in the block itself (no call to `_die`
+    unless dice are scripted): the same faces as plain code for a seed, and scripted dice
+    still come first, checked against the die."""
+    fast, plain = _game(ROLLED), _game(ROLLED, fuse=False)
+    source = fast.procs[0].blocks[0].source
+    assert "st.rng = _s" in source and "st.rng = _s" not in plain.procs[0].blocks[0].source
+    for seed in (1, 2, 3):
+        faces = [start(g, 2, rng.seed_state(seed)).get("out") for g in (fast, plain)]
+        assert faces[0] == faces[1]
+        assert all(1 <= f <= 6 for f in faces[0][::2]) and max(faces[0][1::2]) <= 20
+    for game in (fast, plain):
+        scripted = start(game, 2, rng.seed_state(1), script=[6, 20, 1, 1]).get("out")
+        assert scripted[:4] == [6, 20, 1, 1]
+        with pytest.raises(RulesetRuntimeError, match="K406"):
+            start(game, 2, rng.seed_state(1), script=[7])

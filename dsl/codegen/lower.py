@@ -43,6 +43,7 @@ from dsl.semantics.symbols import FLIPPED, KNOWN
 from dsl.semantics.types import EFFECT, elem
 from dsl.syntax import ast
 from dsl.syntax.visitor import Visitor, elsewhere, on
+from interpreter.core import rng
 from interpreter.core.game import ChooseSite
 from interpreter.core.state import RET
 
@@ -314,7 +315,11 @@ class Lowerer(Visitor):
 
     @on(ast.Let)
     def s_Let(self, s: ast.Let, b, scope):
-        b.step(f"L[{scope.slot(s.name)}] = {self.ex.owned(s.value, scope)}", s.span)
+        slot = scope.slot(s.name)
+        if isinstance(s.value, ast.RollDice) and s.value.count == 1 and self.ex.fold:
+            b.step(_rolled(f"L[{slot}]", s.value.sides), s.span)
+            return
+        b.step(f"L[{slot}] = {self.ex.owned(s.value, scope)}", s.span)
 
     @on(ast.Assign)
     def s_Assign(self, s: ast.Assign, b, scope):
@@ -1200,6 +1205,19 @@ _FORGET = "st.memo.clear()"  # what remembered `fn`s knew is out of date (dsl/co
 # bound before the next check, at the start of a loop or a `fn` call.
 _SHORT_WHILE = 10_000
 _WHILE_START = "if st.left < 0: _out_of_steps(st, 'a loop')"
+
+
+def _rolled(place: str, sides: int) -> str:
+    """`place = roll 1dN` with the die written in place: the generator stepped as
+    `interpreter.core.runtime._die` steps it, without a call; scripted dice and a chance
+    tap still go through `_die`."""
+    return (
+        f"if st.script: {place} = _die(st, {sides})\n"
+        f"else:\n"
+        f"    _s = (st.rng * {rng.MUL} + {rng.INC}) & {rng.MASK}\n"
+        f"    st.rng = _s\n"
+        f"    {place} = ((_s >> 32) * {sides} >> 32) + 1"
+    )
 
 
 def _while_turn(bound: int) -> str:
