@@ -267,8 +267,8 @@ class State:
         A refused option (or one past the declared bound) raises before anything changes.
         `run(state)` comes here with `_NO_OPTION`: nothing is applied, the game runs on from
         where it is. The engine's loop is here, not in a function of its own, because this
-        is the hot path of every playout: a call more per decision costs 4-5 % of a small
-        game's playout (bench/playouts.py).
+        is the hot path of every playout: a call more per decision costs a few percent of a
+        small game's playout (docs/performance.md, "2026-12-07, last").
 
         An error of the ruleset's own code becomes a `RulesetRuntimeError` at the statement
         that failed (`_stopped`), and the game goes back to where it was before the option;
