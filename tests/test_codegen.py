@@ -793,15 +793,20 @@ def test_a_comprehension_over_a_few_known_items_is_written_out_item_by_item():
     expected = [0, 20, 0, 2, 3, 0, 1, 9, 5, 6, 7, 11, 12, 5, 6, 7, 7, 8, 9, 5, 6, 7, 2, 3, 4]
     for game in (fast, plain):
         assert new_game_of(game).get("out") == expected
-    faults = []
-    for game in (fast, plain):
-        state = start(game, 2, rng.seed_state(1), run_now=False)
-        state.set("fault", True)
-        with pytest.raises(RulesetRuntimeError) as err:
-            run(state)
-        faults.append(str(err.value))
+    faults = [str(_failed_with(game, fault=True)[0]) for game in (fast, plain)]
     assert faults[0] == faults[1]
     assert "`held[h]` is `none`, but `held[h].value` needs a row there" in faults[0]
+
+
+def _failed_with(game, **values):
+    """The error a game of two players (seed 1) stops with when its variables are set to
+    `values` before it runs, and the state it stops in."""
+    state = start(game, 2, rng.seed_state(1), run_now=False)
+    for name, value in values.items():
+        state.set(name, value)
+    with pytest.raises(RulesetRuntimeError) as err:
+        run(state)
+    return err.value, state
 
 
 def new_game_of(game):
@@ -873,11 +878,8 @@ def test_a_loop_over_a_few_known_items_is_written_out_unless_it_sets_its_name_or
     assert written.count("for ") == 2
     faults = []
     for game in (fast, plain):
-        state = start(game, 2, rng.seed_state(1), run_now=False)
-        state.set("held", [5, 6])
-        with pytest.raises(RulesetRuntimeError) as err:
-            run(state)
-        faults.append((err.value.code, str(err.value), state.get("total"), state.get("seen")))
+        error, state = _failed_with(game, held=[5, 6])
+        faults.append((error.code, str(error), state.get("total"), state.get("seen")))
     assert faults[0] == faults[1]
     assert faults[0][0] == "K401"
     assert faults[0][2:] == (19, [0, 0, 1, 1, 2, 2])  # what ran before `held[2]` failed
@@ -967,13 +969,7 @@ def test_a_comprehension_over_a_variable_s_last_key_walks_its_row():
     assert " in zip(" not in "\n".join(b.source for info in plain.procs for b in info.blocks)
     for game in (fast, plain):
         assert new_game_of(game).get("out") == ["s2", "s14", "s3", "s3"]
-    faults = []
-    for game in (fast, plain):
-        state = start(game, 2, rng.seed_state(1), run_now=False)
-        state.set("probe", True)
-        with pytest.raises(RulesetRuntimeError) as err:
-            run(state)
-        faults.append(str(err.value))
+    faults = [str(_failed_with(game, probe=True)[0]) for game in (fast, plain)]
     assert faults[0] == faults[1]
     assert "`who` is `none`" in faults[0]
 

@@ -345,7 +345,8 @@ def _choose(c: Choose, after: int, resume: int) -> list[str]:
             *suspend,
         ]
     # the pending options are the decision's own list, never a list the state holds
-    lines = [f"o = {c.options}" if c.as_list else f"o = list({c.options})"]
+    options = c.options if c.as_list else f"list({c.options})"
+    lines = [f"o = {options}"]
     if c.ask:
         lines.append(f"if not o: _no_options(st, {c.site})")
     elif c.several:
@@ -362,7 +363,7 @@ def _choose(c: Choose, after: int, resume: int) -> list[str]:
     if c.seated and c.several and not c.ask and not c.offers:
         # nothing between the options and the decider: the pending tuple takes both at once
         return [
-            f"st.pending = ({c.player}, {lines[0][4:]}, {c.site}, {c.slot})",
+            f"st.pending = ({c.player}, {options}, {c.site}, {c.slot})",
             suspend[1],
         ]
     offers = ["o += _offers(st, _OPTIONS, who)"] if c.offers else []
