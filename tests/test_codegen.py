@@ -1006,3 +1006,43 @@ def test_a_die_rolled_into_a_local_is_written_in_place():
         assert scripted[:4] == [6, 20, 1, 1]
         with pytest.raises(RulesetRuntimeError, match="K406"):
             start(game, 2, rng.seed_state(1), script=[7])
+
+
+QUANTIFIED = """
+ruleset "quantified"
+players 2
+enum colour { red, green, blue }
+var xs: list of int = []
+var ys: list of int = [0, 1, 2]
+var n: int = 0
+var out: list of bool = []
+var after: int = 0
+fn faults(c: colour): bool = first(xs) > 0
+
+round max 1 {
+  out = [all([n > 0, first(xs) > 0]), any([n == 0, first(xs) > 0]),
+         all([n > 0 and first(xs) > 0 for c in values(colour)]),
+         any([n == 0 or faults(c) for c in values(colour)]),
+         all([i > n and first(xs) > 0 for i in range(0, 40)]),
+         any([y == n or first(xs) > 0 for y in ys]),
+         all([first(xs) > 0 for c in values(colour) if n > 0]), any([]), all([])]
+  let rolled = all([roll 1d6 > 6, roll 1d6 > 0])
+  after = roll 1d6
+  end game winners []
+}
+"""
+
+
+def test_any_and_all_stop_at_the_item_that_decides_them():
+    """`any` and `all` of a list display or a comprehension (written out or not) work out
+    no item after the one that decides them: `first(xs)` of the empty list after it does
+    not fail, in fused code or plain. A list that rolls dice rolls every die of it."""
+    fast, plain = _game(QUANTIFIED), _game(QUANTIFIED, fuse=False)
+    source = fast.procs[0].blocks[0].source
+    assert "for v_c in" not in source  # the enum's three values are written out
+    assert "any(((v_y == " in source  # a comprehension not written out is a generator
+    assert "all([(_die(st, 6) > 6), (_die(st, 6) > 0)])" in source
+    for game in (fast, plain):
+        state = start(game, 2, rng.seed_state(1), script=[1, 2, 3])
+        assert state.get("out") == [False, True, False, True, False, True, True, False, True]
+        assert state.get("after") == 3  # both dice of the list were rolled

@@ -81,7 +81,7 @@ BUILTINS: dict[str, Builtin] = {
             (1, 1),
             BOOL,
             "any({0})",
-            doc="true if some item is true",
+            doc="true if some item is true; stops at the first true one",
             takes=((ListOf(BOOL),),),
         ),
         Builtin(
@@ -89,7 +89,7 @@ BUILTINS: dict[str, Builtin] = {
             (1, 1),
             BOOL,
             "all({0})",
-            doc="true if every item is true",
+            doc="true if every item is true; stops at the first false one",
             takes=((ListOf(BOOL),),),
         ),
         Builtin(

@@ -1291,6 +1291,15 @@ def walk(node) -> Iterator[Node]:
         stack += inner
 
 
+def rolls(node) -> Iterator[Node]:
+    """The dice rolls inside `node`: `roll` of dice or of a table, and `dice(n, s)`."""
+    for here in walk(node):
+        if isinstance(here, (RollDice, RollTable)) or (
+            isinstance(here, CallExpr) and here.name == "dice"
+        ):
+            yield here
+
+
 def children_of(node: Node) -> Iterator[Node]:
     """The nodes directly inside `node`, in field order (tuples flattened, None left out)."""
     for name in node.children:

@@ -342,16 +342,13 @@ class TypeChecker(Calls, Visitor):
     def no_rolls(self, e, what: str) -> None:
         """A value read without changing the state (a derived value, a standing rule's
         condition) rolls no dice."""
-        for node in ast.walk(e):
-            if isinstance(node, (ast.RollDice, ast.RollTable)) or (
-                isinstance(node, ast.CallExpr) and node.name == "dice"
-            ):
-                self.error(
-                    "K218",
-                    f"{what} rolls dice; derived values must not change the state",
-                    node.span,
-                    hint="roll in a proc and pass the result",
-                )
+        for node in ast.rolls(e):
+            self.error(
+                "K218",
+                f"{what} rolls dice; derived values must not change the state",
+                node.span,
+                hint="roll in a proc and pass the result",
+            )
 
     @on(ast.Proc)
     def d_Proc(self, d: ast.Proc):
