@@ -1046,3 +1046,42 @@ def test_any_and_all_stop_at_the_item_that_decides_them():
         state = start(game, 2, rng.seed_state(1), script=[1, 2, 3])
         assert state.get("out") == [False, True, False, True, False, True, True, False, True]
         assert state.get("after") == 3  # both dice of the list were rolled
+
+
+OUTER_TEST = """
+ruleset "outer"
+players 2
+map m { node n1 node n2 node n3 node n4  n1 -- n2  n2 -- n3  n3 -- n4  n4 -- n1  n1 -- n3 }
+var held[m]: int = 0
+var xs: list of int = [1, 2]
+var out: list of list of m = []
+var probe: bool = false
+
+round max 1 {
+  held[n1] = 2
+  held[n3] = 1
+  out = [[t, n] for t in nodes(m) for n in adjacent(t) if held[t] > 0 and held[n] == 0]
+    + [[t, n] for t in nodes(m) for n in adjacent(t) if n != n2 and held[t] > 0]
+    + [[t, t] for t in nodes(m) for x in xs if held[t] > x]
+  if probe { out = [[t, n] for t in nodes(m) for n in adjacent(t) if first([]) == t] }
+  end game winners []
+}
+"""
+
+
+def test_a_test_of_a_comprehension_that_reads_only_outer_names_is_tested_before_the_last_for():
+    """`for t in A for n in B if c(t) and d(n)`: `c(t)` is tested once before `for n`,
+    when `B` is never empty (a node's neighbours on a map where every node has one), so it
+    is worked out at least once for each `t` as before. A test that reads `n` first, or a
+    list that may be empty, stays where it was; plain code does no such thing. Both give
+    the same lists, and the same fault."""
+    fast, plain = _game(OUTER_TEST), _game(OUTER_TEST, fuse=False)
+    source = fast.procs[0].blocks[0].source
+    assert source.count("for _o in (") == 2  # the first and the fourth comprehension
+    assert "for _o in (" not in "\n".join(b.source for info in plain.procs for b in info.blocks)
+    expected = [["n1", "n2"], ["n1", "n4"], ["n3", "n2"], ["n3", "n4"]]
+    expected += [["n1", "n4"], ["n1", "n3"], ["n3", "n4"], ["n3", "n1"], ["n1", "n1"]]
+    for game in (fast, plain):
+        assert new_game_of(game).get("out") == expected
+    faults = [str(_failed_with(game, probe=True)[0]) for game in (fast, plain)]
+    assert faults[0] == faults[1]

@@ -82,6 +82,26 @@ def inlinable(fn: ast.Fn, sym: Symbols) -> dict[str, int] | None:
     return uses
 
 
+def _conjuncts(e) -> list:
+    """The parts of a chain of `and`, left to right (one part: `e` itself)."""
+    if isinstance(e, ast.BinOp) and e.op == "and":
+        return [*_conjuncts(e.left), e.right]
+    return [e]
+
+
+def _chain(parts: list):
+    """The chain of `and` of `parts`, nested to the left as written (`_conjuncts` undone)."""
+    e = parts[0]
+    for part in parts[1:]:
+        e = ast.BinOp("and", e, part, span=e.span)
+    return e
+
+
+def _names(e, name: str) -> bool:
+    """Does `e` name `name`?"""
+    return any(isinstance(n, ast.NameRef) and n.name == name for n in ast.walk(e))
+
+
 def _kept(value: str, test: str | None) -> str:
     """An entry of a written-out comprehension's list display (`Exprs.written_out`)."""
     return value if test is None else f"*(({value},) if {test} else ())"
@@ -492,8 +512,39 @@ class Exprs(Visitor):
             if n:
                 iter_src = f"_steps(st, {iter_src})"
             parts.append(f"for v_{comp.name} in {iter_src}")
-        cond = f" if {self.x(e.cond, inner)}" if e.cond is not None else ""
+        last = e.fors[-1]
+        tests = _conjuncts(e.cond) if e.cond is not None else []
+        early = 0  # the first tests, which do not read the last `for`'s name
+        if self.fold and len(e.fors) > 1 and self.never_empty(last.iter):
+            while early < len(tests) and not _names(tests[early], last.name):
+                early += 1
+        if early:
+            # tested once before the last `for` instead of at each of its turns, which (the
+            # list never empty) work them out at least once, at the same point, the list
+            # charged first: the same items, the same fault
+            src = parts[-1].removeprefix(f"for v_{last.name} in ")
+            parts[-1] = (
+                f"for _o in ({src},) if {self.x(_chain(tests[:early]), inner)} "
+                f"for v_{last.name} in _o"
+            )
+        rest = tests[early:]
+        cond = f" if {self.x(_chain(rest), inner)}" if rest else ""
         return f"{self.x(e.expr, inner)} {' '.join(parts)}{cond}"
+
+    def never_empty(self, e) -> bool:
+        """Is the list `e` never empty, by the rules' text: a node's neighbours on maps where
+        every node has one, a map's nodes, a table's rows or an enum's values, a written
+        `range` or list with items?"""
+        if isinstance(e, ast.ListLit):
+            return bool(e.items)
+        ends = _written_range(e)
+        if ends is not None:
+            return ends[0] < ends[1]
+        if not isinstance(e, ast.CallExpr) or e.base or self.sym.kind.get(e.name):
+            return False
+        if e.name == "adjacent":
+            return all(self.sym.adjacency.values())
+        return e.name in ("nodes", "rows", "values") and bool(self.listed_items(e))
 
     def written_out(
         self, e: ast.Comprehension, scope: Scope
@@ -621,12 +672,15 @@ class Exprs(Visitor):
 
     def walked(self, e, scope: Scope) -> str:
         """Python source for a list that is only walked, never kept: the values of an enum,
-        a table's rows or a map's nodes as the constant tuple itself, and a `range` between
-        two numbers written in the rules (at most `_FEW_DICE` apart, uncharged like a few
-        literal dice) as a Python range; anything else as its value."""
+        a table's rows or a map's nodes as the constant tuple itself, a node's neighbours as
+        the map's own list of them, and a `range` between two numbers written in the rules
+        (at most `_FEW_DICE` apart, uncharged like a few literal dice) as a Python range;
+        anything else as its value."""
         if isinstance(e, ast.CallExpr) and not e.base and not self.sym.kind.get(e.name):
             if e.name in ("nodes", "rows", "values"):
                 return self.listed(e)
+            if e.name == "adjacent":  # the map's own list of the node's neighbours
+                return f"_ADJ[{self.x(e.args[0], scope)}]"
             ends = _written_range(e)
             if ends is not None and ends[1] - ends[0] <= _FEW_DICE:
                 return f"range({ends[0]}, {ends[1]})"

@@ -16,8 +16,10 @@ steps at each use):
   for as long as the function runs.
 
 What counts as a loop (`_repeats`): Python's loops and comprehensions, and a list of three
-entries or more (a comprehension written out item by item, dsl/codegen/exprs.py), but not
-the `while True:` of a block that goes back to itself, whose body most entries run once.
+entries or more (a comprehension written out item by item, dsl/codegen/exprs.py). The
+`while True:` of a block that goes back to itself counts only when its body ends in a test
+that leaves (a search, which goes round each time the test fails); the body of any other
+runs once on most entries.
 
 The places to change come from Python's own parse of the source, never from a search of its
 text. The slots of `L` are left as they are when the body names `L` otherwise than
@@ -64,12 +66,20 @@ def may_loop(source: str) -> bool:
 
 def _repeats(node: ast.AST) -> bool:
     """Whether what `node` holds may run again and again: a loop or a comprehension, or a
-    list of at least `_WRITTEN_OUT` entries. Not the `while True:` of a block that goes back
-    to itself (`dsl.codegen.emit`, "Loops in a block"), around its whole body or around an
-    exit's copy ("Exits"): on most entries its body runs once (a loop test, a decision), so
-    what it names counts as named once."""
+    list of at least `_WRITTEN_OUT` entries. The `while True:` of a block that goes back to
+    itself (`dsl.codegen.emit`, "Loops in a block"), around its whole body or around an
+    exit's copy ("Exits"), only when it is a search, ending in a test that leaves: any other
+    runs its body once on most entries (a loop test, a decision), so what it names counts
+    as named once."""
     if isinstance(node, ast.While):
-        return not (isinstance(node.test, ast.Constant) and node.test.value is True)
+        if not (isinstance(node.test, ast.Constant) and node.test.value is True):
+            return True
+        # a search: each turn that fails the last test goes round again ("for each space,
+        # if the player has a band there, ..." passes over most spaces)
+        last = node.body[-1]
+        return (
+            isinstance(last, ast.If) and not last.orelse and isinstance(last.body[-1], ast.Return)
+        )
     return isinstance(node, _LOOPS) or (
         isinstance(node, ast.List) and len(node.elts) >= _WRITTEN_OUT
     )
