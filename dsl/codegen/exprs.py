@@ -492,7 +492,7 @@ class Exprs(Visitor):
         walk = self.row_walk(e, scope)
         if walk is not None:
             return walk
-        parts = []
+        sources = []  # each `for`'s list
         inner = scope
         for n, comp in enumerate(e.fors):
             self.walking += 1
@@ -509,9 +509,8 @@ class Exprs(Visitor):
                 inner.walks[comp.name] = items
             # one `for` makes at most one item per item of a list that exists already; the
             # next ones multiply, so each of their turns is a step of the work budget
-            if n:
-                iter_src = f"_steps(st, {iter_src})"
-            parts.append(f"for v_{comp.name} in {iter_src}")
+            sources.append(f"_steps(st, {iter_src})" if n else iter_src)
+        parts = [f"for v_{c.name} in {src}" for c, src in zip(e.fors, sources)]
         last = e.fors[-1]
         tests = _conjuncts(e.cond) if e.cond is not None else []
         early = 0  # the first tests, which do not read the last `for`'s name
@@ -522,9 +521,8 @@ class Exprs(Visitor):
             # tested once before the last `for` instead of at each of its turns, which (the
             # list never empty) work them out at least once, at the same point, the list
             # charged first: the same items, the same fault
-            src = parts[-1].removeprefix(f"for v_{last.name} in ")
             parts[-1] = (
-                f"for _o in ({src},) if {self.x(_chain(tests[:early]), inner)} "
+                f"for _o in ({sources[-1]},) if {self.x(_chain(tests[:early]), inner)} "
                 f"for v_{last.name} in _o"
             )
         rest = tests[early:]
@@ -596,9 +594,7 @@ class Exprs(Visitor):
         ):
             return None
         items = self.listed_items(it)
-        first = e.cond
-        while isinstance(first, ast.BinOp) and first.op == "and":
-            first = first.left
+        first = _conjuncts(e.cond)[0]
         if not items or not (isinstance(first, ast.BinOp) and first.op in _COMPARISONS):
             return None
         # the cell is what each item's test reads first, so the row's start fails (if it
