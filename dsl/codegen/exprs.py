@@ -481,6 +481,10 @@ class Exprs(Visitor):
 
     @on(ast.Comprehension)
     def x_Comprehension(self, e: ast.Comprehension, scope):
+        picks = self.picks(e)
+        bare = isinstance(e.expr, ast.NameRef) and e.expr.name == e.fors[0].name
+        if picks is not None and not picks[2] and bare:  # the group's rows themselves
+            return f"list({self.const(picks[0], 'p')}.get({self.x(picks[1], scope)}, ()))"
         written = self.written_out(e, scope)
         if written is not None:
             return "[" + ", ".join(_kept(value, test) for value, test in written) + "]"
@@ -489,6 +493,9 @@ class Exprs(Visitor):
     def walk(self, e: ast.Comprehension, scope: Scope) -> str:
         """The `for`s and test of a comprehension, as a Python comprehension's, without the
         brackets: a list's or a generator's."""
+        walk = self.picked(e, scope)
+        if walk is not None:
+            return walk
         walk = self.row_walk(e, scope)
         if walk is not None:
             return walk
@@ -552,7 +559,7 @@ class Exprs(Visitor):
         no test), the name replaced by the item. As a list display (`_kept`) it needs no
         function for the comprehension and no loop (a third to two fifths less time for three
         to nine items). None when the comprehension is not such."""
-        if len(e.fors) != 1:
+        if len(e.fors) != 1 or self.picks(e) is not None:
             return None
         comp = e.fors[0]
         items = self.known_items(comp.iter, scope)
@@ -572,6 +579,73 @@ class Exprs(Visitor):
         finally:
             self.room = room
         return parts
+
+    def picks(self, e: ast.Comprehension) -> tuple[dict, Any, list] | None:
+        """A comprehension of one `for` over a table's rows whose test begins with a field of
+        the row equal to a value from outside it, or holding one (`r.rank == n`, `d in
+        r.domains`; the value a name or written): the rows that pass that part, grouped by
+        the value when compiling (each group in the table's order), the value, and the rest
+        of the test. None when the comprehension is not such, or a field's value cannot key
+        a dict (a list), or the code is plain (`fold` off)."""
+        if not self.fold or len(e.fors) != 1 or e.cond is None:
+            return None
+        comp = e.fors[0]
+        it = comp.iter
+        if not (isinstance(it, ast.CallExpr) and it.name == "rows" and not it.base):
+            return None
+        if self.sym.kind.get(it.name):
+            return None
+        first, *rest = _conjuncts(e.cond)
+        if not isinstance(first, ast.BinOp) or first.op not in ("==", "in"):
+            return None
+        # (the value, the field): `v in r.f`, or `r.f == v` either way round
+        sides = [(first.left, first.right)]
+        if first.op == "==":
+            sides.insert(0, (first.right, first.left))
+        for value, field in sides:
+            if not (
+                isinstance(field, ast.FieldGet)
+                and isinstance(field.obj, ast.NameRef)
+                and field.obj.name == comp.name
+                and self._sides(field) is None
+                and (isinstance(value, ast.NameRef) or _literal_value(value) is not _NOT_LITERAL)
+                and not _names(value, comp.name)
+            ):
+                continue
+            groups = self._groups(self.listed_items(it), field.name, first.op == "in")
+            if groups is not None:
+                return groups, value, rest
+        return None
+
+    def _groups(self, rows: tuple, field: str, members: bool) -> dict | None:
+        """The rows by the value of their `field` (by each value it holds, when `members`),
+        each group in the rows' order; None if a row lacks the field or a value is a list."""
+        groups: dict[Any, list] = {}
+        for row in rows:
+            data = self.sym.rows.get(row, {})
+            if field not in data:
+                return None
+            values = data[field] if members else [data[field]]
+            if not isinstance(values, list) or any(v.__hash__ is None for v in values):
+                return None
+            for value in dict.fromkeys(values):  # a row once, however often it holds one
+                groups.setdefault(value, []).append(row)
+        return {value: tuple(group) for value, group in groups.items()}
+
+    def picked(self, e: ast.Comprehension, scope: Scope) -> str | None:
+        """A comprehension over a table's rows picked by a field (`picks`) walks only the
+        rows of the value's group: the part of the test they all pass is not worked out
+        (it can neither fail nor charge the budget), and the value is read once, not at each
+        row. None when the comprehension is not such."""
+        picks = self.picks(e)
+        if picks is None:
+            return None
+        groups, value, rest = picks
+        comp = e.fors[0]
+        inner = scope.inner([comp.name])
+        src = f"{self.const(groups, 'p')}.get({self.x(value, scope)}, ())"
+        cond = f" if {self.x(_chain(rest), inner)}" if rest else ""
+        return f"{self.x(e.expr, inner)} for v_{comp.name} in {src}{cond}"
 
     def row_walk(self, e: ast.Comprehension, scope: Scope) -> str | None:
         """A comprehension of one `for` over the values of a variable's last key (a map's
@@ -853,6 +927,11 @@ class Exprs(Visitor):
             first, second = sides if e.name == "up" else sides[::-1]
             flipped = f"st.g[{self.sym.slot_of(FLIPPED)}]"
             return f"_face(_R, {flipped}, {self.x(e.obj, scope)}, {first!r}, {second!r})"
+        values = _known_values(e.obj, scope)
+        if values is not None and len(values) == 1 and values[0].__class__ is str:
+            data = self.sym.rows.get(values[0], {})  # a written-out item's row (`written_out`)
+            if e.name in data and (data[e.name] is None or type(data[e.name]) in (int, str, bool)):
+                return repr(data[e.name])
         return f"_R[{self.x(e.obj, scope)}][{e.name!r}]"
 
     def _sides(self, e: ast.FieldGet) -> tuple[str, str] | None:
