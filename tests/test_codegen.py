@@ -1127,3 +1127,40 @@ def test_a_comprehension_over_rows_picked_by_a_field_walks_only_their_group():
         state = new_game_of(game)
         assert state.get("out") == ["b", "e", "a", "c", "b", "e", "b", "e"]
         assert state.get("names") == [30, 20]
+
+
+ROW_READ = """
+ruleset "row read"
+players 2
+enum colour { red, green, blue }
+var cell[player, colour]: int = 0
+var out: list of int = []
+var who: player = none
+var probe: bool = false
+
+round max 1 {
+  let a = player(1)
+  cell[a, green] = 4
+  cell[player(2), red] = 7
+  out = [cell[a, c] for c in values(colour)] + [sum([cell[p, c] for c in values(colour)])
+    for p in players] + [cell[a, c] + 1 for c in values(colour)]
+  if probe { out = [cell[who, c] for c in values(colour)] }
+  end game winners []
+}
+"""
+
+
+def test_a_comprehension_of_a_variable_s_cells_along_its_last_key_reads_its_row():
+    """`[v[p, c] for c in values(k)]`, `k` the variable's last key, with no test: a slice
+    of the variable's row, its start worked out once; a value that is more than the cell,
+    or plain code, is no slice. Both give the same list, and the same fault when the row's
+    start fails."""
+    fast, plain = _game(ROW_READ), _game(ROW_READ, fuse=False)
+    source = fast.procs[0].blocks[0].source
+    assert source.count(" * 3 + 3]") == 3  # all but `cell[a, c] + 1`, written out
+    assert " + 3]" not in "\n".join(b.source for info in plain.procs for b in info.blocks)
+    for game in (fast, plain):
+        assert new_game_of(game).get("out") == [0, 4, 0, 4, 7, 1, 5, 1]
+    faults = [str(_failed_with(game, probe=True)[0]) for game in (fast, plain)]
+    assert faults[0] == faults[1]
+    assert "`who` is `none`" in faults[0]

@@ -383,7 +383,10 @@ class Exprs(Visitor):
         whose every value is known and inside those values (`_known_values`), worked out."""
         domain = self.sym.domain(key)
         values = _known_values(index, scope)
-        if values is not None and len(values) == 1:  # a written-out item's own (`written_out`)
+        if values is None:
+            value = self.constant_of(index, scope)
+            values = None if value is _NOT_LITERAL else (value,)
+        if values is not None and len(values) == 1:  # known: written, or an item's own
             at = [i for i, v in enumerate(domain) if v == values[0] and type(v) is type(values[0])]
             if at:
                 return str(at[0])
@@ -392,6 +395,18 @@ class Exprs(Visitor):
                 name = self.x(index, scope)
                 return name if domain[0] == 0 else f"({name} - {domain[0]})"
         return f"{self.const(self.sym.domain_index(key), 'm')}[{self.x(index, scope)}]"
+
+    def constant_of(self, e, scope: Scope) -> Any:
+        """The value of `e` when it is written in the rules or names a constant (an enum's
+        value, a `param` number), else `_NOT_LITERAL`."""
+        value = _literal_value(e)
+        if value is not _NOT_LITERAL or not isinstance(e, ast.NameRef):
+            return value
+        name = e.name
+        if name in scope.where or name in STATE_NAMES or self.sym.slot_of(name) is not None:
+            return _NOT_LITERAL
+        value = self.sym.constant(name)
+        return value if value is None or type(value) in (int, str, bool) else _NOT_LITERAL
 
     def _param_items(self, e, scope: Scope) -> tuple | None:
         """The items of the list `e`, when it names a `param` (a constant of the ruleset)."""
@@ -485,6 +500,9 @@ class Exprs(Visitor):
         bare = isinstance(e.expr, ast.NameRef) and e.expr.name == e.fors[0].name
         if picks is not None and not picks[2] and bare:  # the group's rows themselves
             return f"list({self.const(picks[0], 'p')}.get({self.x(picks[1], scope)}, ()))"
+        row = self.row_read(e, scope)
+        if row is not None:
+            return row
         written = self.written_out(e, scope)
         if written is not None:
             return "[" + ", ".join(_kept(value, test) for value, test in written) + "]"
@@ -676,21 +694,47 @@ class Exprs(Visitor):
         cell = first.left
         if not self._row_cell(cell, comp, items, scope):
             return None
+        inner = scope.inner([comp.name])
+        name = f"_w{len(scope.cells)}"
+        inner.cells[id(cell)] = name
+        return (
+            f"{self.x(e.expr, inner)} for v_{comp.name}, {name} in zip({self.listed(it)}, "
+            f"{self._row(cell, comp, items, scope)}) if {self.x(e.cond, inner)}"
+        )
+
+    def row_read(self, e: ast.Comprehension, scope: Scope) -> str | None:
+        """A comprehension of one `for` over the values of a variable's last key, with no
+        test, whose value is the variable's cell at the item (`[v[p, c] for c in
+        values(colour)]`): the variable's row, a slice of its cells, which holds the same
+        values in the same order (`row_walk` says which cells qualify). None when the
+        comprehension is not such (or the code is plain, `fold` off)."""
+        if not self.fold or len(e.fors) != 1 or e.cond is not None:
+            return None
+        comp = e.fors[0]
+        it = comp.iter
+        if not (
+            isinstance(it, ast.CallExpr)
+            and it.name in ("nodes", "rows", "values")
+            and not it.base
+            and not self.sym.kind.get(it.name)
+        ):
+            return None
+        items = self.listed_items(it)
+        if not items or not self._row_cell(e.expr, comp, items, scope):
+            return None
+        return self._row(e.expr, comp, items, scope)
+
+    def _row(self, cell, comp: ast.CompFor, items: tuple, scope: Scope) -> str:
+        """The slice of a variable's cells that `cell` reads along `comp`'s items (a
+        `_row_cell`), its start worked out once, as the first item would work it out (so a
+        fault there is the same fault)."""
         assert isinstance(cell, ast.IndexGet) and isinstance(cell.obj, ast.NameRef)
         at_first = scope.inner([comp.name])
         at_first.where[comp.name] = self.literal(items[0])
         at_first.walks[comp.name] = (items[0],)
-        decl = self.sym.decls[cell.obj.name]
-        start = self.flat(decl, cell.indices, at_first)
-        row = f"st.g[{self.sym.slot_of(cell.obj.name)}]"
-        inner = scope.inner([comp.name])
-        name = f"_w{len(scope.cells)}"
-        inner.cells[id(cell)] = name
+        start = self.flat(self.sym.decls[cell.obj.name], cell.indices, at_first)
         end = f"{start} + {len(items)}" if start != "0" else str(len(items))
-        return (
-            f"{self.x(e.expr, inner)} for v_{comp.name}, {name} in zip({self.listed(it)}, "
-            f"{row}[{start}:{end}]) if {self.x(e.cond, inner)}"
-        )
+        return f"st.g[{self.sym.slot_of(cell.obj.name)}][{start}:{end}]"
 
     def _row_cell(self, e, comp: ast.CompFor, items: tuple, scope: Scope) -> bool:
         """Is `e` a state variable's cell whose last key is the comprehension's name, over
