@@ -1164,3 +1164,43 @@ def test_a_comprehension_of_a_variable_s_cells_along_its_last_key_reads_its_row(
     faults = [str(_failed_with(game, probe=True)[0]) for game in (fast, plain)]
     assert faults[0] == faults[1]
     assert "`who` is `none`" in faults[0]
+
+
+KNOWN = """
+ruleset "known"
+players 2
+enum colour { red, green, blue }
+param second: int = 1
+var cell[colour]: int = 0
+var big: int = 0
+var out: list of colour = []
+var sums: list of int = []
+
+round max 1 {
+  cell[green] = 4
+  cell[values(colour)[2]] = 5
+  big = big + (if cell[green] > 0 then 1 else 0)
+  out = [values(colour)[i] for i in range(0, len(values(colour)))] + [values(colour)[second]]
+  sums = [cell[values(colour)[i]] + i for i in range(1, len(values(colour)))]
+  end game winners []
+}
+"""
+
+
+def test_what_the_rules_text_says_is_known_when_compiling():
+    """A key written in the rules (an enum's value, a `param`), an item at a known position
+    of an enum's values, and `range` up to the number of an enum's values are worked out
+    when compiling: the range is written out item by item, the keys are positions. A choice
+    between two small numbers is small, so a sum with it is not checked. Plain code writes
+    no comprehension out, and both give the same values."""
+    fast, plain = _game(KNOWN), _game(KNOWN, fuse=False)
+    source = fast.procs[0].blocks[0].source
+    assert "_m" not in source and "for v_i in" not in source and "_add(" not in source
+    assert "['red', 'green', 'blue'], ['green']" in source
+    plain_source = "\n".join(b.source for info in plain.procs for b in info.blocks)
+    assert "for v_i in range(0, 3)" in plain_source
+    for game in (fast, plain):
+        state = new_game_of(game)
+        assert state.get("out") == ["red", "green", "blue", "green"]
+        assert state.get("sums") == [5, 7]
+        assert state.get("big") == 1

@@ -163,16 +163,6 @@ def _literal_value(e) -> Any:
     return _NOT_LITERAL
 
 
-def _written_range(e) -> tuple[int, int] | None:
-    """The two ends of `range(a, b)` written with two numbers in the rules, else None."""
-    if not (isinstance(e, ast.CallExpr) and e.name == "range" and not e.base):
-        return None
-    ends = [a.value for a in e.args if isinstance(a, ast.IntLit)]
-    if len(ends) == 2 and len(e.args) == 2:
-        return ends[0], ends[1]
-    return None
-
-
 def _known_values(e, scope: Scope):
     """Every value `e` can have, when the rules' text says them: a comprehension's name
     walking a written `range` or a `param`'s list, or the item `n` (a written number) of
@@ -384,7 +374,7 @@ class Exprs(Visitor):
         domain = self.sym.domain(key)
         values = _known_values(index, scope)
         if values is None:
-            value = self.constant_of(index, scope)
+            value = self.known_value(index, scope)
             values = None if value is _NOT_LITERAL else (value,)
         if values is not None and len(values) == 1:  # known: written, or an item's own
             at = [i for i, v in enumerate(domain) if v == values[0] and type(v) is type(values[0])]
@@ -395,6 +385,23 @@ class Exprs(Visitor):
                 name = self.x(index, scope)
                 return name if domain[0] == 0 else f"({name} - {domain[0]})"
         return f"{self.const(self.sym.domain_index(key), 'm')}[{self.x(index, scope)}]"
+
+    def known_value(self, e, scope: Scope) -> Any:
+        """The one value `e` can have by the rules' text, else `_NOT_LITERAL`: a constant
+        (`constant_of`), a name or item with one known value (`_known_values`: a written-out
+        item's), or an item at a known position of an enum's values, a table's rows or a
+        map's nodes (`values(colour)[0]`)."""
+        values = _known_values(e, scope)
+        if values is not None:
+            return values[0] if len(values) == 1 else _NOT_LITERAL
+        if isinstance(e, ast.IndexGet) and len(e.indices) == 1:
+            listed = self._listed_call(e.obj)
+            if listed is None:
+                return _NOT_LITERAL
+            at = self.known_value(e.indices[0], scope)
+            items = self.listed_items(listed)
+            return items[at] if type(at) is int and 0 <= at < len(items) else _NOT_LITERAL
+        return self.constant_of(e, scope)
 
     def constant_of(self, e, scope: Scope) -> Any:
         """The value of `e` when it is written in the rules or names a constant (an enum's
@@ -527,7 +534,7 @@ class Exprs(Visitor):
                 self.walking -= 1
             items = self._param_items(comp.iter, inner)  # before the name is bound
             inner = inner.inner([comp.name])
-            ends = _written_range(comp.iter)
+            ends = self.written_range(comp.iter)
             if ends is not None:
                 inner.ranges[comp.name] = ends
             if items is not None:
@@ -554,13 +561,42 @@ class Exprs(Visitor):
         cond = f" if {self.x(_chain(rest), inner)}" if rest else ""
         return f"{self.x(e.expr, inner)} {' '.join(parts)}{cond}"
 
+    def written_range(self, e) -> tuple[int, int] | None:
+        """The two ends of `range(a, b)` when the rules' text says both: each a written
+        number or the length of an enum's values, a table's rows or a map's nodes; else
+        None."""
+        if not (isinstance(e, ast.CallExpr) and e.name == "range" and not e.base):
+            return None
+        ends = [self.known_int(a) for a in e.args]
+        if len(ends) != 2 or ends[0] is None or ends[1] is None:
+            return None
+        return ends[0], ends[1]
+
+    def known_int(self, e) -> int | None:
+        """A number written in the rules, or the length of an enum's values, a table's rows
+        or a map's nodes; else None."""
+        if isinstance(e, ast.IntLit):
+            return e.value
+        if isinstance(e, ast.CallExpr) and e.name == "len" and not e.base and len(e.args) == 1:
+            listed = self._listed_call(e.args[0])
+            if listed is not None:
+                return len(self.listed_items(listed))
+        return None
+
+    def _listed_call(self, e) -> ast.CallExpr | None:
+        """`e` when it is a call of the built-in `nodes`, `rows` or `values`, else None."""
+        if isinstance(e, ast.CallExpr) and e.name in ("nodes", "rows", "values") and not e.base:
+            if not self.sym.kind.get(e.name):
+                return e
+        return None
+
     def never_empty(self, e) -> bool:
         """Is the list `e` never empty, by the rules' text: a node's neighbours on maps where
         every node has one, a map's nodes, a table's rows or an enum's values, a written
         `range` or list with items?"""
         if isinstance(e, ast.ListLit):
             return bool(e.items)
-        ends = _written_range(e)
+        ends = self.written_range(e)
         if ends is not None:
             return ends[0] < ends[1]
         if not isinstance(e, ast.CallExpr) or e.base or self.sym.kind.get(e.name):
@@ -766,7 +802,7 @@ class Exprs(Visitor):
             if e.name in ("nodes", "rows", "values"):
                 listed = self.listed_items(e)
                 return listed if len(listed) <= WRITTEN_OUT else None
-            ends = _written_range(e)
+            ends = self.written_range(e)
             if ends is not None:
                 return tuple(range(*ends)) if ends[1] - ends[0] <= WRITTEN_OUT else None
         if isinstance(e, ast.ListLit):
@@ -795,7 +831,7 @@ class Exprs(Visitor):
                 return self.listed(e)
             if e.name == "adjacent":  # the map's own list of the node's neighbours
                 return f"_ADJ[{self.x(e.args[0], scope)}]"
-            ends = _written_range(e)
+            ends = self.written_range(e)
             if ends is not None and ends[1] - ends[0] <= _FEW_DICE:
                 return f"range({ends[0]}, {ends[1]})"
         return self.x(e, scope)
@@ -1002,18 +1038,21 @@ class Exprs(Visitor):
                 item = "".join(f"[{self.x(i, scope)}]" for i in e.indices[len(keys) :])
                 flat = self.flat(decl, e.indices[: len(keys)], scope)
                 return f"st.g[{self.sym.slot_of(e.obj.name)}][{flat}]{item}"
-        values = _known_values(e, scope)
-        if values is not None and len(values) == 1 and type(values[0]) in (int, str, bool):
-            return repr(values[0])  # an item of a written-out item (`written_out`)
+        value = self.known_value(e, scope)  # a written-out item's item, `values(k)[0]`
+        if value is None or type(value) in (int, str, bool):
+            return repr(value)
         return f"{self.read(e.obj, scope)}[{self.x(e.indices[0], scope)}]"
 
     def bounded(self, e, scope: Scope) -> bool:
         """Is the size of `e` bounded by the rules' text alone: a small number (`small`), or
-        sums, differences and products of such numbers (at most 16 bits per number in it)?
+        sums, differences and products of such numbers, or a choice between two such (at
+        most 16 bits per number in it)?
         A product of two such is not checked, nor a sum with one: repeating it in a loop
         grows a number by a bounded amount each time, never doubles it."""
         if isinstance(e, ast.BinOp) and e.op in ("+", "-", "*"):
             return self.bounded(e.left, scope) and self.bounded(e.right, scope)
+        if isinstance(e, ast.IfExpr):  # `if c then 1 else 0`
+            return self.bounded(e.then, scope) and self.bounded(e.other, scope)
         return self.small(e, scope)
 
     def small(self, e, scope: Scope) -> bool:
