@@ -100,9 +100,15 @@ def _range(st, lo, hi) -> list:
 
 
 def _join(st, a, b):
-    """`a + b` of two lists (their items are charged as new elements), or of two numbers."""
+    """`a + b` of two lists (their items are charged as new elements, as `_elements` does,
+    written out here: two lists are joined a dozen times between two decisions of a large
+    game), or of two numbers."""
     if a.__class__ is list:
-        _elements(st, len(a) + len(b))
+        n = len(a) + len(b)
+        if n > 0:
+            st.room -= n
+            if st.room < 0:
+                _out_of_room(st, n)
     return a + b
 
 
