@@ -1204,3 +1204,31 @@ def test_what_the_rules_text_says_is_known_when_compiling():
         assert state.get("out") == ["red", "green", "blue", "green"]
         assert state.get("sums") == [5, 7]
         assert state.get("big") == 1
+
+
+SEATS = """
+ruleset "seats"
+players 2..4
+var score[player]: int = 0
+var out: list of int = []
+
+round max 1 {
+  for p in players { score[p] += 2 }
+  let q = player(1)
+  for q in players { score[q] += 1 }
+  out = [score[r] * 10 for r in players] + [score[q]]
+  end game winners []
+}
+"""
+
+
+def test_a_name_that_walks_players_is_the_position_of_its_seat():
+    """A name bound only by `for` loops over `players` (in a procedure, or a comprehension's)
+    holds a seat, which is its own position among a `player` key's values: its cells are
+    read without a look-up. A name bound otherwise too keeps the look-up; plain code and
+    fused code give the same values."""
+    fast, plain = _game(SEATS), _game(SEATS, fuse=False)
+    assert fast.procs[0].blocks[0].source.count("_m") == 2  # `q` is a `let` too
+    for game in (fast, plain):
+        state = start(game, 3, rng.seed_state(1))
+        assert state.get("out") == [30, 30, 30, 3]

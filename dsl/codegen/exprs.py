@@ -533,8 +533,9 @@ class Exprs(Visitor):
             finally:
                 self.walking -= 1
             items = self._param_items(comp.iter, inner)  # before the name is bound
+            seats = self.seats(comp.iter, inner)
             inner = inner.inner([comp.name])
-            ends = self.written_range(comp.iter)
+            ends = self.written_range(comp.iter) or seats
             if ends is not None:
                 inner.ranges[comp.name] = ends
             if items is not None:
@@ -571,6 +572,14 @@ class Exprs(Visitor):
         if len(ends) != 2 or ends[0] is None or ends[1] is None:
             return None
         return ends[0], ends[1]
+
+    def seats(self, e, scope: Scope) -> tuple[int, int] | None:
+        """The range of the seats, from 0 to the most players less one, when `e` is the list
+        of every player (`players`): what a name walking it holds, and where it is among the
+        values of a key of `player`; else None."""
+        if isinstance(e, ast.NameRef) and e.name == "players" and e.name not in scope.where:
+            return 0, self.sym.max_players
+        return None
 
     def known_int(self, e) -> int | None:
         """A number written in the rules, or the length of an enum's values, a table's rows

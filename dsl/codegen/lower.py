@@ -137,6 +137,7 @@ class Lowerer(Visitor):
         bodies = [x for x in (setup, rnd) if x is not None]
         self.changed = _changed_in_place(bodies)
         self.ex.small_names = self._small_locals(bodies, ())
+        self._seat_locals(bodies, (), scope)
         self.site_base = "setup"
         if setup is not None:
             self.block(setup.body, b, scope)
@@ -171,6 +172,7 @@ class Lowerer(Visitor):
         scope = Scope(context + given + tuple(p.name for p in proc.params))
         self.changed = _changed_in_place(proc.body)
         self.ex.small_names = self._small_locals(proc.body, scope.names)
+        self._seat_locals(proc.body, scope.names, scope)
         b = _Builder()
         name = ast.rule_label(proc.name, depth)
         self.current_proc = name
@@ -226,11 +228,24 @@ class Lowerer(Visitor):
         """The locals of a procedure that only ever hold numbers of at most 16 bits, or lists
         of them (`Exprs.small`): each is bound only by `for` loops over such a list written
         out or a `param` that is one, and no other statement names it."""
+        return self._loop_locals(body, params, self._small_list)
+
+    def _seat_locals(self, body, params, scope: Scope) -> None:
+        """The locals of a procedure bound only by `for` loops over `players`, which no other
+        statement names, hold a seat: a number from 0 to the most players less one, which a
+        key of `player` is at that position (`Exprs._position`) and is small. Said in
+        `scope` as the range of their values."""
+        for name in self._loop_locals(body, params, lambda e: self.ex.seats(e, scope)):
+            scope.ranges[name] = (0, self.ex.sym.max_players)
+
+    def _loop_locals(self, body, params, test) -> frozenset[str]:
+        """The locals bound only by `for` loops over lists that pass `test`, which no other
+        statement names."""
         loops: dict[str, bool] = {}
         named: set[str] = set(params)
         for node in ast.walk(body):
             if isinstance(node, ast.For):
-                loops[node.name] = loops.get(node.name, True) and self._small_list(node.iter)
+                loops[node.name] = loops.get(node.name, True) and test(node.iter)
             elif isinstance(node, ast.Statement):
                 name = getattr(node, "name", None)
                 if isinstance(name, str):
