@@ -1228,7 +1228,7 @@ def test_a_name_that_walks_players_is_the_position_of_its_seat():
     read without a look-up. A name bound otherwise too keeps the look-up; plain code and
     fused code give the same values."""
     fast, plain = _game(SEATS), _game(SEATS, fuse=False)
-    assert fast.procs[0].blocks[0].source.count("_m") == 2  # `q` is a `let` too
+    assert fast.procs[0].blocks[0].source.count("[_m") == 2  # `q` is a `let` too
     for game in (fast, plain):
         state = start(game, 3, rng.seed_state(1))
         assert state.get("out") == [30, 30, 30, 3]
