@@ -722,13 +722,8 @@ class Exprs(Visitor):
         if not self.fold or len(e.fors) != 1 or e.cond is None:
             return None
         comp = e.fors[0]
-        it = comp.iter
-        if not (
-            isinstance(it, ast.CallExpr)
-            and it.name in ("nodes", "rows", "values")
-            and not it.base
-            and not self.sym.kind.get(it.name)
-        ):
+        it = self._listed_call(comp.iter)
+        if it is None:
             return None
         items = self.listed_items(it)
         first = _conjuncts(e.cond)[0]
@@ -756,13 +751,8 @@ class Exprs(Visitor):
         if not self.fold or len(e.fors) != 1 or e.cond is not None:
             return None
         comp = e.fors[0]
-        it = comp.iter
-        if not (
-            isinstance(it, ast.CallExpr)
-            and it.name in ("nodes", "rows", "values")
-            and not it.base
-            and not self.sym.kind.get(it.name)
-        ):
+        it = self._listed_call(comp.iter)
+        if it is None:
             return None
         items = self.listed_items(it)
         if not items or not self._row_cell(e.expr, comp, items, scope):
